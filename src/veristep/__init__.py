@@ -1,0 +1,40 @@
+"""veristep: a proposer writes mathematics one step at a time; a deterministic verifier judges every step.
+
+The public API is deliberately small; everything else lives in subpackages users need not know.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from veristep.core.errors import InputError, VeristepError
+from veristep.core.settings import Settings
+from veristep.core.tiers import Relation, Tier
+
+__version__ = "0.1.0"
+
+# Heavier entry points are resolved lazily so `import veristep` stays cheap (no SymPy import).
+_LAZY = {
+    "parse_latex": "veristep.mathgraph",
+    "check": "veristep.grounding",
+    "derive": "veristep.propose",
+}
+
+__all__ = [
+    "InputError",
+    "Relation",
+    "Settings",
+    "Tier",
+    "VeristepError",
+    "__version__",
+    "check",
+    "derive",
+    "parse_latex",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'veristep' has no attribute {name!r}")

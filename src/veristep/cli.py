@@ -1,0 +1,95 @@
+"""The ``veristep`` command line: one dispatcher, one module per subcommand family.
+
+Each subcommand lives next to the code it drives, in a ``commands`` module that exposes
+``HELP`` (one line), ``add_arguments(parser)`` and ``run(args, settings) -> int``. Those modules import
+their heavy dependencies inside ``run`` so that ``veristep --help`` stays fast.
+
+Exit codes (DESIGN.md): 0 done whatever the verdict, 2 usage or input error (one located line on
+stderr), 1 internal failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
+
+from veristep import __version__
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+
+SUBCOMMANDS: dict[str, str] = {
+    "parse": "veristep.mathgraph.commands",
+    "check": "veristep.grounding.commands",
+    "derive": "veristep.propose.commands",
+    "serve": "veristep.web.commands",
+    "alps": "veristep.alps.commands",
+    "prove": "veristep.formal.commands",
+    "review": "veristep.review.commands",
+}
+
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line with exit code 2 (its own default too)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _load(module_name: str) -> ModuleType | None:
+    try:
+        return import_module(module_name)
+    except ModuleNotFoundError as exc:
+        # Only a missing *subcommand module* is tolerated (an optional part not installed);
+        # any other missing import is a real failure and must surface.
+        if exc.name == module_name:
+            return None
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="veristep",
+        description="A proposer writes mathematics one step at a time; a verifier judges every step.",
+    )
+    parser.add_argument("--version", action="version", version=f"veristep {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, module_name in SUBCOMMANDS.items():
+        module = _load(module_name)
+        if module is None:
+            continue
+        cmd = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(cmd)
+        cmd.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "_module", None) is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        settings = Settings.from_env(os.environ)
+        return int(args._module.run(args, settings) or 0)
+    except InputError as err:
+        print(f"veristep {args.command}: {err.one_line()}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"veristep {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the last line of defence: one line, no traceback unless asked
+        if os.environ.get("VERISTEP_DEBUG"):
+            raise
+        print(f"veristep {args.command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

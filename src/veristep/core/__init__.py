@@ -1,0 +1,1 @@
+"""Foundation shared by every part: tiers, typed errors, settings, killable CAS workers."""

@@ -1,0 +1,107 @@
+"""Settings are a frozen object passed in; the environment is read once, by the CLI.
+
+>>> s = Settings().replace(step_timeout_s=1.5)
+>>> s.step_timeout_s
+1.5
+>>> Settings().replace(step_timout_s=1)
+Traceback (most recent call last):
+...
+ValueError: unknown setting 'step_timout_s' (did you mean step_timeout_s?)
+>>> Settings.from_env({"VERISTEP_STEP_TIMEOUT": "3"}).step_timeout_s
+3.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from veristep.core.errors import InputError, did_you_mean
+
+
+def _default_data_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("veristep", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every budget and convention in one place. Defaults are the documented behaviour."""
+
+    # grounding
+    step_timeout_s: float = 8.0  # wall budget for judging one transition (all checks together)
+    cas_timeout_s: float = 3.0  # one CAS call in a worker process
+    cas_memory_mb: int = 2048  # address-space cap of a CAS worker
+    pool_workers: int = 2
+    worker_max_tasks: int = 500  # recycle a worker after this many calls (SymPy caches grow)
+    max_latex_chars: int = 20_000
+    max_graph_nodes: int = 5_000
+    max_exponent: int = 1_000  # pre-screen: literal exponents above this are not expanded
+    domain: Literal["real", "complex"] = "real"
+    log_base: Literal["e", "10"] = "e"  # meaning of a bare \log
+    approx_rel_tol: float = 1e-6
+    # provers and proof checkers
+    prover_timeout_s: float = 30.0
+    prover_memory_mb: int = 4096
+    coq_tactic_timeout_s: float = 10.0
+    coq_memory_mb: int = 4096
+    # language models
+    model: str | None = None
+    api_base: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    lm_temperature: float = 0.0
+    lm_max_tokens: int = 4000
+    # storage
+    data_dir: Path = field(default_factory=_default_data_dir)
+
+    def replace(self, **changes: Any) -> Settings:
+        known = {f.name for f in dataclasses.fields(self)}
+        for key in changes:
+            if key not in known:
+                hint = did_you_mean(key, known, cutoff=0.6)
+                suffix = f" (did you mean {hint}?)" if hint else ""
+                raise ValueError(f"unknown setting {key!r}{suffix}")
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Settings:
+        """Build settings from ``VERISTEP_*`` variables; malformed values are input errors."""
+        changes: dict[str, Any] = {}
+        for var, (name, convert) in _ENV.items():
+            raw = environ.get(var)
+            if raw is None or raw == "":
+                continue
+            try:
+                changes[name] = convert(raw)
+            except ValueError:
+                raise InputError(f"environment variable {var}={raw!r} is not a valid value") from None
+        return cls().replace(**changes)
+
+
+def _choice(*options: str):
+    def convert(raw: str) -> str:
+        if raw not in options:
+            raise ValueError(raw)
+        return raw
+
+    return convert
+
+
+_ENV: dict[str, tuple[str, Any]] = {
+    "VERISTEP_STEP_TIMEOUT": ("step_timeout_s", float),
+    "VERISTEP_CAS_TIMEOUT": ("cas_timeout_s", float),
+    "VERISTEP_CAS_MEMORY_MB": ("cas_memory_mb", int),
+    "VERISTEP_WORKERS": ("pool_workers", int),
+    "VERISTEP_DOMAIN": ("domain", _choice("real", "complex")),
+    "VERISTEP_LOG_BASE": ("log_base", _choice("e", "10")),
+    "VERISTEP_PROVER_TIMEOUT": ("prover_timeout_s", float),
+    "VERISTEP_COQ_TIMEOUT": ("coq_tactic_timeout_s", float),
+    "VERISTEP_MODEL": ("model", str),
+    "VERISTEP_API_BASE": ("api_base", str),
+    "VERISTEP_API_KEY": ("api_key", str),
+    "VERISTEP_DATA_DIR": ("data_dir", Path),
+}
