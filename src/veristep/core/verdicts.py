@@ -1,0 +1,173 @@
+"""Step and chain verdicts: the derivation JSON of DESIGN.md as typed records.
+
+The chain rule lives here because every system shares it: the verdict is the weakest step tier,
+then the endpoint gate (a chain that does not reach its target is capped at plausible), and a single
+refuted step makes the whole chain refuted.
+
+>>> steps = [StepVerdict(1, tier=Tier.GROUNDED, relation=Relation.EQUIVALENT),
+...          StepVerdict(2, tier=Tier.VERIFIED, relation=Relation.EQUIVALENT)]
+>>> c = chain_confidence(steps, Endpoint(reached=False, math_correct=False, exact_graph=False), 3)
+>>> c.tier.name_lower, c.summary
+('plausible', '2/2 steps verified · endpoint NOT reached')
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from veristep.core.tiers import Relation, Tier
+
+
+@dataclass
+class StateRecord:
+    """One state of a derivation as written, and as re-rendered with stable ids when it parsed."""
+
+    latex: str
+    latex_ids: str | None = None
+    error: str | None = None  # the located parse error, when the state is not convertible
+
+    @property
+    def convertible(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"latex": self.latex, "latex_ids": self.latex_ids}
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StateRecord:
+        return cls(data["latex"], data.get("latex_ids"), data.get("error"))
+
+
+@dataclass
+class StepVerdict:
+    """The judgement of one transition previous → next (index counts from 1)."""
+
+    index: int
+    tier: Tier = Tier.UNCHECKED
+    relation: Relation = Relation.UNKNOWN
+    check: str | None = None  # the name of the check that decided
+    reason: str = ""
+    witness: Any = None  # something a person can check: a value, a root, a counter-model
+    ms: float = 0.0
+    operation: str | None = None
+    expr_latex: str | None = None
+    justification: str | None = None
+    change_type: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "operation": self.operation,
+            "expr_latex": self.expr_latex,
+            "justification": self.justification,
+            "change_type": self.change_type,
+            "relation": self.relation.value,
+            "tier": self.tier.name_lower,
+            "check": self.check,
+            "reason": self.reason,
+            "witness": self.witness,
+            "ms": round(self.ms, 2),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StepVerdict:
+        return cls(
+            index=int(data["index"]),
+            tier=Tier.parse(data["tier"]),
+            relation=Relation(data["relation"]),
+            check=data.get("check"),
+            reason=data.get("reason") or "",
+            witness=data.get("witness"),
+            ms=float(data.get("ms") or 0.0),
+            operation=data.get("operation"),
+            expr_latex=data.get("expr_latex"),
+            justification=data.get("justification"),
+            change_type=data.get("change_type"),
+        )
+
+
+@dataclass
+class Endpoint:
+    reached: bool  # the last state is equivalent to the target (the gate)
+    math_correct: bool  # the last state's mathematics equals the target's
+    exact_graph: bool  # the last state's graph has the same structure as the parsed target
+
+    def to_json(self) -> dict[str, bool]:
+        return asdict(self)
+
+
+@dataclass
+class Confidence:
+    tier: Tier
+    steps_verified: int
+    steps_total: int
+    refuted: int
+    convertible: int
+    summary: str
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["tier"] = self.tier.name_lower
+        return out
+
+
+def chain_confidence(
+    steps: list[StepVerdict], endpoint: Endpoint, states_convertible: int
+) -> Confidence:
+    """Weakest link, then the endpoint gate; any refuted step refutes the chain."""
+    refuted = sum(1 for s in steps if s.tier is Tier.REFUTED)
+    verified = sum(1 for s in steps if s.tier >= Tier.VERIFIED)
+    tier = min((s.tier for s in steps), default=Tier.GROUNDED)
+    if refuted:
+        tier = Tier.REFUTED
+    elif not endpoint.reached:
+        tier = min(tier, Tier.PLAUSIBLE)
+    parts = [f"{verified}/{len(steps)} steps verified"]
+    if refuted:
+        parts.append(f"{refuted} refuted")
+    parts.append("endpoint reached" if endpoint.reached else "endpoint NOT reached")
+    return Confidence(tier, verified, len(steps), refuted, states_convertible, " · ".join(parts))
+
+
+@dataclass
+class Derivation:
+    """A judged chain of states: the object `check`, `derive`, the web API and review all share."""
+
+    start: str
+    target: str | None
+    states: list[StateRecord]
+    steps: list[StepVerdict]
+    endpoint: Endpoint
+    confidence: Confidence
+    proposer: dict[str, Any] = field(
+        default_factory=lambda: {"kind": None, "model": None, "attempts": 0, "usage": None}
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "target": self.target,
+            "states": [s.to_json() for s in self.states],
+            "steps": [s.to_json() for s in self.steps],
+            "endpoint": self.endpoint.to_json(),
+            "confidence": self.confidence.to_json(),
+            "proposer": self.proposer,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Derivation:
+        conf = dict(data["confidence"])
+        conf["tier"] = Tier.parse(conf["tier"])
+        return cls(
+            start=data["start"],
+            target=data.get("target"),
+            states=[StateRecord.from_json(s) for s in data["states"]],
+            steps=[StepVerdict.from_json(s) for s in data["steps"]],
+            endpoint=Endpoint(**data["endpoint"]),
+            confidence=Confidence(**conf),
+            proposer=data.get("proposer") or {},
+        )
