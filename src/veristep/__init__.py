@@ -1,4 +1,4 @@
-"""veristep: a proposer writes mathematics one step at a time; a deterministic verifier judges every step.
+"""veristep: a proposer writes mathematics one step at a time; a verifier judges every step.
 
 The public API is deliberately small; everything else lives in subpackages users need not know.
 """

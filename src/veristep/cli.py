@@ -1,8 +1,8 @@
 """The ``veristep`` command line: one dispatcher, one module per subcommand family.
 
 Each subcommand lives next to the code it drives, in a ``commands`` module that exposes
-``HELP`` (one line), ``add_arguments(parser)`` and ``run(args, settings) -> int``. Those modules import
-their heavy dependencies inside ``run`` so that ``veristep --help`` stays fast.
+``HELP`` (one line), ``add_arguments(parser)`` and ``run(args, settings) -> int``. Those modules
+import their heavy dependencies inside ``run`` so that ``veristep --help`` stays fast.
 
 Exit codes (DESIGN.md): 0 done whatever the verdict, 2 usage or input error (one located line on
 stderr), 1 internal failure.
@@ -55,7 +55,7 @@ def _load(module_name: str) -> ModuleType | None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="veristep",
-        description="A proposer writes mathematics one step at a time; a verifier judges every step.",
+        description="A proposer writes mathematics step by step; a verifier judges every step.",
     )
     parser.add_argument("--version", action="version", version=f"veristep {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -87,7 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the last line of defence: one line, no traceback unless asked
         if os.environ.get("VERISTEP_DEBUG"):
             raise
-        print(f"veristep {args.command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(
+            f"veristep {args.command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr
+        )
         return EXIT_INTERNAL
 
 

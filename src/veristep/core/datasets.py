@@ -1,4 +1,4 @@
-"""Where the public corpora live: ``$VERISTEP_DATA_ROOT``, else ``shared/data`` beside the checkout."""
+"""Where the public corpora live: ``$VERISTEP_DATA_ROOT``, else ``shared/data`` by the checkout."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ def require_shared_data(*parts: str) -> Path:
 
     root = shared_data_dir()
     if root is None:
-        raise InputError("public corpora not found: set VERISTEP_DATA_ROOT to the shared data folder")
+        raise InputError(
+            "public corpora not found: set VERISTEP_DATA_ROOT to the shared data folder"
+        )
     path = root.joinpath(*parts)
     if not path.exists():
         raise InputError(f"corpus file not found: {path}")

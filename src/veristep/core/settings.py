@@ -43,7 +43,10 @@ class Settings:
     max_exponent: int = 1_000  # pre-screen: literal exponents above this are not expanded
     domain: Literal["real", "complex"] = "real"
     log_base: Literal["e", "10"] = "e"  # meaning of a bare \log
+    function_names: frozenset[str] = frozenset({"f", "g", "h", "F", "G"})  # f(x) is applied
+    plain_symbols: frozenset[str] = frozenset()  # e.g. {"e", "i"}: letters that are NOT constants
     approx_rel_tol: float = 1e-6
+    derive_timeout_s: float = 20.0  # wall budget of one proposer attempt in `derive`
     # provers and proof checkers
     prover_timeout_s: float = 30.0
     prover_memory_mb: int = 4096
@@ -57,6 +60,9 @@ class Settings:
     lm_max_tokens: int = 4000
     # storage
     data_dir: Path = field(default_factory=_default_data_dir)
+    # web app
+    web_max_body_bytes: int = 256_000  # larger request bodies get 413 before they are read
+    web_request_timeout_s: float = 120.0  # a derive/check request past this answers 504
 
     def replace(self, **changes: Any) -> Settings:
         known = {f.name for f in dataclasses.fields(self)}
@@ -78,7 +84,9 @@ class Settings:
             try:
                 changes[name] = convert(raw)
             except ValueError:
-                raise InputError(f"environment variable {var}={raw!r} is not a valid value") from None
+                raise InputError(
+                    f"environment variable {var}={raw!r} is not a valid value"
+                ) from None
         return cls().replace(**changes)
 
 

@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 
 class Tier(IntEnum):
@@ -37,7 +37,7 @@ class Tier(IntEnum):
         return self.name.capitalize()
 
     def downgraded(self) -> Tier:
-        """One tier lower, never below plausible from a positive tier (a downgrade is not a refutation)."""
+        """One tier lower, never below plausible (a downgrade is not a refutation)."""
         if self in (Tier.REFUTED, Tier.UNCHECKED, Tier.PLAUSIBLE):
             return self
         return Tier(self - 1)
@@ -63,7 +63,7 @@ _ICONS = {
 }
 
 
-class Relation(str, Enum):
+class Relation(StrEnum):
     """The logical relation of one transition previous → next."""
 
     EQUIVALENT = "equivalent"
@@ -76,7 +76,7 @@ class Relation(str, Enum):
         return self.value
 
 
-class ChangeType(str, Enum):
+class ChangeType(StrEnum):
     """The proposer's advisory claim about a step; the checker decides."""
 
     REWRITE = "rewrite"

@@ -1,0 +1,46 @@
+"""``veristep parse LATEX [--json]``: the graph, its SymPy form and its LaTeX."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from veristep.core.settings import Settings
+
+HELP = "parse one LaTeX state and print its semantic graph, SymPy form and LaTeX"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("latex", metavar="LATEX", help="the LaTeX to parse (quote it)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--ids", action="store_true", help="also print the LaTeX with node ids")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.mathgraph import PlusMinusError, branches, parse_latex, to_latex, to_sympy
+    from veristep.mathgraph.display import tree_text
+
+    graph = parse_latex(args.latex, settings)
+    try:
+        sympy_forms = [str(to_sympy(graph, settings=settings))]
+    except PlusMinusError:
+        sympy_forms = [str(b) for b in branches(graph, settings=settings)]
+    latex = to_latex(graph)
+    if args.json:
+        doc = {
+            "latex": latex,
+            "latex_ids": to_latex(graph, with_ids=True),
+            "sympy": sympy_forms[0] if len(sympy_forms) == 1 else None,
+            "branches": sympy_forms if len(sympy_forms) > 1 else None,
+            "graph": graph.to_json(),
+        }
+        print(json.dumps(doc, ensure_ascii=False))
+        return 0
+    print("graph:")
+    print(tree_text(graph))
+    label = "sympy:" if len(sympy_forms) == 1 else "sympy branches (±):"
+    print(label, " | ".join(sympy_forms))
+    print("latex:", latex)
+    if args.ids:
+        print("latex with ids:", to_latex(graph, with_ids=True))
+    return 0

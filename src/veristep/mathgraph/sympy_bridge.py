@@ -1,0 +1,344 @@
+"""Graph → SymPy. Arithmetic is canonical; calculus stays unevaluated; ≈ is its own relation.
+
+Conventions (documented in docs/mathgraph.md):
+
+* symbols are real by default (``real=False`` for the complex domain); names in ``positive`` are
+  positive; a sum or product index is an integer;
+* ``\\log`` follows ``settings.log_base`` ("e": natural, "10": common); ``\\log_b x`` is log base b;
+* ± and ∓ expand into two branches with one sign choice per relation (∓ takes the opposite
+  sign): ``x = \\pm 2`` becomes ``Or(Eq(x, 2), Eq(x, -2))``, and ``x^2 = 1 \\iff x = \\pm 1`` keeps
+  the disjunction inside the equivalence. A bare expression with ± has no single form
+  (:class:`PlusMinusError`); :func:`branches` gives one object per sign choice of the whole graph;
+* a number literal that would be expensive to evaluate (huge powers, factorials, binomials) stays
+  unevaluated, so that building the SymPy form is always fast;
+* a division by a literal zero is an input error, never ``zoo``.
+
+>>> from veristep.mathgraph.parser import parse_latex
+>>> to_sympy(parse_latex(r"x = \\pm 2"))
+Eq(x, -2) | Eq(x, 2)
+>>> to_sympy(parse_latex(r"\\lim_{x\\to 0^+}\\frac{1}{x}"))
+Limit(1/x, x, 0, dir='+')
+>>> to_sympy(parse_latex(r"\\pi \\approx 3.14"))
+Approx(pi, 157/50)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import sympy
+from sympy.logic.boolalg import Boolean, BooleanFunction
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+from veristep.mathgraph.errors import PlusMinusError
+from veristep.mathgraph.nodes import Graph, Kind, Node
+from veristep.mathgraph.sympy_calculus import CalculusConversion
+
+
+class Approx(BooleanFunction):
+    """``lhs ≈ rhs``: a declared approximation. Never an equation; the checker judges tolerance."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, *args: Any) -> None:
+        return None  # never evaluates: an approximation is not a truth value by itself
+
+    @property
+    def lhs(self) -> sympy.Expr:
+        return self.args[0]
+
+    @property
+    def rhs(self) -> sympy.Expr:
+        return self.args[1]
+
+    def _latex(self, printer: Any) -> str:
+        return f"{printer._print(self.lhs)} \\approx {printer._print(self.rhs)}"
+
+
+def to_sympy(
+    graph: Graph,
+    *,
+    real: bool = True,
+    positive: frozenset[str] = frozenset(),
+    settings: Settings | None = None,
+) -> Any:
+    root = graph.root if isinstance(graph, Graph) else graph
+    converter = Converter(settings or Settings(), real, positive, sign=None)
+    converter.scan_dependents(root)
+    return _guarded(converter.convert, root)
+
+
+def _guarded(convert: Any, root: Node) -> Any:
+    """SymPy refuses some well-formed graphs (``i \\le 1``): that is bad input, not a crash."""
+    try:
+        return convert(root)
+    except (TypeError, ValueError, AttributeError, NotImplementedError) as exc:
+        raise InputError(f"no SymPy form: {exc}", kind="math") from None
+
+
+def branches(
+    graph: Graph,
+    *,
+    real: bool = True,
+    positive: frozenset[str] = frozenset(),
+    settings: Settings | None = None,
+) -> list[Any]:
+    """Every ± in the graph takes the same sign, every ∓ the other; duplicates are dropped."""
+    root = graph.root if isinstance(graph, Graph) else graph
+    has_pm = any(n.kind is Kind.PM for n in root.walk())
+    out: list[Any] = []
+    for sign in (1, -1) if has_pm else (None,):
+        converter = Converter(settings or Settings(), real, positive, sign)
+        converter.scan_dependents(root)
+        form = _guarded(converter.convert, root)
+        if all(form != other for other in out):
+            out.append(form)
+    return out
+
+
+_FUNCTIONS = {
+    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "sec": sympy.sec, "csc": sympy.csc,
+    "cot": sympy.cot, "arcsin": sympy.asin, "arccos": sympy.acos, "arctan": sympy.atan,
+    "arcsec": sympy.asec, "arccsc": sympy.acsc, "arccot": sympy.acot, "sinh": sympy.sinh,
+    "cosh": sympy.cosh, "tanh": sympy.tanh, "sech": sympy.sech, "csch": sympy.csch,
+    "coth": sympy.coth, "arsinh": sympy.asinh, "arcosh": sympy.acosh, "artanh": sympy.atanh,
+    "exp": sympy.exp, "ln": sympy.log, "sgn": sympy.sign,
+}  # fmt: skip
+_CONSTANTS = {"e": sympy.E, "i": sympy.I, "pi": sympy.pi, "infty": sympy.oo}
+_SETS = {"R": sympy.S.Reals, "N": sympy.S.Naturals0, "Z": sympy.S.Integers,
+         "Q": sympy.S.Rationals, "C": sympy.S.Complexes, "emptyset": sympy.S.EmptySet}  # fmt: skip
+_RELATIONS = {"=": sympy.Eq, "<": sympy.Lt, ">": sympy.Gt, "ne": sympy.Ne, "le": sympy.Le,
+              "ge": sympy.Ge}  # fmt: skip
+_BIG_BITS = 200_000  # an evaluated integer power above this many bits stays unevaluated
+_BIG_INT = 10_000  # factorial and binomial arguments above this stay unevaluated
+
+
+_CALCULUS = (sympy.Integral, sympy.Limit, sympy.Sum, sympy.Product, sympy.Derivative)
+
+
+def _has_calculus(*values: Any) -> bool:
+    return any(isinstance(v, sympy.Basic) and v.has(*_CALCULUS) for v in values)
+
+
+def _is_applied_name(node: Node) -> bool:
+    """``y(x)``: a non-elementary function applied to one variable."""
+    if node.value in _FUNCTIONS or node.value == "log" or len(node.children) != 1:
+        return False
+    return node.children[0].kind is Kind.SYMBOL
+
+
+class Converter(CalculusConversion):
+    def __init__(
+        self, settings: Settings, real: bool, positive: frozenset[str], sign: int | None
+    ) -> None:
+        self.settings = settings
+        self.real = real
+        self.positive = positive
+        self.sign = sign
+        self.integer_names: list[str] = []
+        self.dependents: dict[str, str] = {}
+
+    def scan_dependents(self, root: Node) -> None:
+        """``\\frac{dy}{dx}`` or ``y(x)`` make a bare y mean y(x) throughout the statement."""
+        for node in root.walk():
+            if node.kind is Kind.DERIV and node.value.endswith("-frac"):
+                target, var = node.children[0], node.children[1]
+                self.dependents.setdefault(target.value, var.value)
+            elif node.kind is Kind.FUNC and _is_applied_name(node):
+                self.dependents.setdefault(node.value, node.children[0].value)
+
+    def convert(self, node: Node) -> Any:
+        return getattr(self, f"c_{node.kind.name.lower()}")(node)
+
+    def all(self, node: Node) -> list[Any]:
+        return [self.convert(c) for c in node.children]
+
+    # --- leaves --------------------------------------------------------------------------------
+    def symbol(self, name: str) -> Any:
+        if name in self.dependents and name not in self.integer_names:
+            return self.function(name)(self.symbol_plain(self.dependents[name]))
+        return self.symbol_plain(name)
+
+    def function(self, name: str) -> Any:
+        return sympy.Function(name, real=True) if self.real else sympy.Function(name)
+
+    def symbol_plain(self, name: str) -> sympy.Symbol:
+        if name in self.integer_names:
+            return sympy.Symbol(name, integer=True)
+        if name in self.positive:
+            return sympy.Symbol(name, positive=True)
+        return sympy.Symbol(name, real=True) if self.real else sympy.Symbol(name)
+
+    def c_symbol(self, n: Node) -> Any:
+        return self.symbol(n.value)
+
+    def c_number(self, n: Node) -> Any:
+        return sympy.Rational(n.value) if "." in n.value else sympy.Integer(n.value)
+
+    def c_constant(self, n: Node) -> Any:
+        return _CONSTANTS[n.value]
+
+    def c_bool(self, n: Node) -> Any:
+        return sympy.true if n.value == "True" else sympy.false
+
+    def c_set_const(self, n: Node) -> Any:
+        return _SETS[n.value]
+
+    # --- arithmetic ----------------------------------------------------------------------------
+    def c_add(self, n: Node) -> Any:
+        return sympy.Add(*self.all(n))
+
+    def c_neg(self, n: Node) -> Any:
+        return -self.convert(n.children[0])
+
+    def c_pm(self, n: Node) -> Any:
+        if self.sign is None:
+            raise PlusMinusError(
+                "an expression with ± has two values and no single SymPy form",
+                hint="branches()",
+            )
+        sign = self.sign if n.value == "pm" else -self.sign
+        return sign * self.convert(n.children[0])
+
+    def c_mul(self, n: Node) -> Any:
+        factors = self.all(n)
+        if any(isinstance(f, sympy.MatrixBase) for f in factors):
+            out = factors[0]
+            for f in factors[1:]:
+                out = out * f
+            return out
+        return sympy.Mul(*factors)
+
+    def quotient(self, n: Node) -> Any:
+        top, bottom = self.all(n)
+        if bottom == 0:
+            raise InputError("division by zero", kind="math")
+        return top / bottom
+
+    c_div = quotient
+    c_frac = quotient
+
+    def c_pow(self, n: Node) -> Any:
+        base, exp = self.all(n)
+        if base.is_Number and exp.is_Integer and abs(exp) > 1:
+            bits = max(abs(base.p).bit_length(), abs(base.q).bit_length(), 1)
+            if bits * abs(int(exp)) > _BIG_BITS:
+                return sympy.Pow(base, exp, evaluate=False)
+        if base == 0 and exp.is_negative:
+            raise InputError("division by zero (0 to a negative power)", kind="math")
+        return sympy.Pow(base, exp)
+
+    def c_sqrt(self, n: Node) -> Any:
+        radicand = self.convert(n.children[0])
+        if len(n.children) == 1:
+            return sympy.sqrt(radicand)
+        return sympy.root(radicand, self.convert(n.children[1]))
+
+    def c_func(self, n: Node) -> Any:
+        args = self.all(n)
+        if n.value == "log":
+            return sympy.log(args[0]) if self.settings.log_base == "e" else sympy.log(args[0], 10)
+        if n.value in _FUNCTIONS:
+            return _FUNCTIONS[n.value](*args)
+        return self.function(n.value)(*args)
+
+    def c_log(self, n: Node) -> Any:
+        base, arg = self.all(n)
+        return sympy.log(arg, base)
+
+    def c_factorial(self, n: Node) -> Any:
+        arg = self.convert(n.children[0])
+        return sympy.factorial(arg, evaluate=not (arg.is_Integer and arg > _BIG_INT))
+
+    def c_binom(self, n: Node) -> Any:
+        top, bottom = self.all(n)
+        big = top.is_Integer and top > _BIG_INT
+        return sympy.binomial(top, bottom, evaluate=not big)
+
+    def c_abs(self, n: Node) -> Any:
+        return sympy.Abs(self.convert(n.children[0]))
+
+    def c_floor(self, n: Node) -> Any:
+        arg = self.convert(n.children[0])
+        return sympy.floor(arg, evaluate=not _has_calculus(arg))
+
+    def c_ceil(self, n: Node) -> Any:
+        arg = self.convert(n.children[0])
+        return sympy.ceiling(arg, evaluate=not _has_calculus(arg))
+
+    # --- statements ----------------------------------------------------------------------------
+    def c_relation(self, n: Node) -> Any:
+        if self.sign is None and any(c.kind is Kind.PM for c in n.walk()):
+            # x = ±2 means x = 2 or x = -2: the relation is the disjunction of its branches
+            forms = []
+            for sign in (1, -1):
+                self.sign = sign
+                try:
+                    forms.append(self.c_relation(n))
+                finally:
+                    self.sign = None
+            return sympy.Or(*forms)
+        items = self.all(n)
+        parts = []
+        for op, (a, b) in zip(n.value.split(","), itertools.pairwise(items), strict=True):
+            if op in ("in", "notin"):
+                if not isinstance(b, sympy.Set):
+                    raise InputError(f"the right side of \\in is not a set: {b}", kind="math")
+                member = sympy.Contains(a, b)
+                parts.append(member if op == "in" else sympy.Not(member))
+            elif op == "approx":
+                parts.append(Approx(a, b))
+            else:
+                # Comparing an integral or a limit would evaluate it here, unbounded (Eq of
+                # a Gaussian integral takes seconds): leave that to the grounding engine.
+                parts.append(_RELATIONS[op](a, b, evaluate=not _has_calculus(a, b)))
+        return parts[0] if len(parts) == 1 else sympy.And(*parts)
+
+    def statements(self, n: Node) -> list[Any]:
+        out = []
+        for child, value in zip(n.children, self.all(n), strict=True):
+            if not isinstance(value, Boolean) and not (
+                child.kind is Kind.SYMBOL and isinstance(value, sympy.Symbol)
+            ):
+                raise InputError(f"operand of {n.kind.value!r} is not a statement: {value}",
+                                 kind="math")  # fmt: skip
+            out.append(sympy.Symbol(value.name) if isinstance(value, sympy.Symbol) else value)
+        return out
+
+    def c_and(self, n: Node) -> Any:
+        return sympy.And(*self.statements(n))
+
+    def c_or(self, n: Node) -> Any:
+        return sympy.Or(*self.statements(n))
+
+    def c_system(self, n: Node) -> Any:
+        return sympy.And(*self.statements(n))
+
+    def c_not(self, n: Node) -> Any:
+        return sympy.Not(self.statements(n)[0])
+
+    def c_implies(self, n: Node) -> Any:
+        return sympy.Implies(*self.statements(n))
+
+    def c_iff(self, n: Node) -> Any:
+        return sympy.Equivalent(*self.statements(n))
+
+    def c_continuation(self, n: Node) -> Any:
+        return self.convert(n.children[0])
+
+    # --- collections ---------------------------------------------------------------------------
+    def c_matrix(self, n: Node) -> Any:
+        return sympy.ImmutableMatrix([self.all(row) for row in n.children])
+
+    def c_row(self, n: Node) -> Any:
+        return self.all(n)
+
+    def c_set(self, n: Node) -> Any:
+        return sympy.FiniteSet(*self.all(n))
+
+    def c_interval(self, n: Node) -> Any:
+        lo, hi = self.all(n)
+        return sympy.Interval(lo, hi, n.value[0] == "(", n.value[1] == ")")

@@ -1,0 +1,73 @@
+"""Bad and hostile input: a located error, fast, never a traceback or a RecursionError."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from veristep.mathgraph import LatexParseError, parse_latex, to_latex, to_sympy
+
+
+@pytest.mark.parametrize(
+    ("latex", "position", "fragment", "hint"),
+    [
+        (r"x + \fracc{1}{2}", 4, r"\fracc", r"\frac"),
+        (r"\sinn x", 0, r"\sinn", r"\sin"),
+        (r"a \cdott b", 2, r"\cdott", r"\cdot"),
+        (r"1 + \dots", 4, r"\dots", None),
+        (r"x = \text{hello}", 4, r"\text{hello}", None),
+        (r"\frac{1}{2", 8, "{", None),
+        (r"x}", 1, "}", None),
+    ],
+)
+def test_errors_are_located(latex: str, position: int, fragment: str, hint: str | None) -> None:
+    with pytest.raises(LatexParseError) as info:
+        parse_latex(latex)
+    err = info.value
+    assert (err.position, err.fragment, err.hint) == (position, fragment, hint)
+    assert "^" in err.located() and "\n" not in err.one_line()
+
+
+HOSTILE = [
+    "(" * 3000 + "x" + ")" * 3000,
+    "{" * 2000 + "x" + "}" * 2000,
+    r"\sqrt{" * 1000 + "x" + "}" * 1000,
+    "-" * 4000 + "x",
+    r"x \iff " * 600 + "y",
+    "1/" * 2400 + "1",
+    "x^" * 2000 + "x",
+    "|" * 4000,
+    r"\frac{d}{dx}" * 400 + "x",
+    "x" + "'" * 4000,
+    "9" * 5000,
+    "a" * 20001,
+    r"\begin{cases}" * 300,
+]
+
+
+@pytest.mark.parametrize("latex", HOSTILE, ids=[f"hostile{i}" for i in range(len(HOSTILE))])
+def test_hostile_input_fails_fast_and_located(latex: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(LatexParseError) as info:
+        parse_latex(latex)
+    assert time.perf_counter() - start < 2.0
+    assert info.value.position is not None
+
+
+def test_long_flat_input_is_fine() -> None:
+    graph = parse_latex("+".join(f"x_{{{i}}}" for i in range(600)))
+    assert len(graph) == 601
+    assert to_latex(parse_latex(to_latex(graph))) == to_latex(graph)
+
+
+def test_huge_literals_stay_unevaluated_in_sympy() -> None:
+    start = time.perf_counter()
+    for latex in ("9^{9^{9^{9}}}", "100000!", r"\binom{100000}{50000}", "(2^{1000})^{1000}"):
+        to_sympy(parse_latex(latex))
+    assert time.perf_counter() - start < 2.0
+
+
+def test_non_string_input_is_an_input_error() -> None:
+    with pytest.raises(LatexParseError, match="expected a LaTeX string"):
+        parse_latex(42)  # type: ignore[arg-type]
