@@ -1,0 +1,396 @@
+"""The review agent: an OPEN/VERIFIED/FLAWED state machine over the steps of one proof.
+
+One iteration elaborates one OPEN step. The loop stops with
+
+- **accepted** when every step (and every sub-step it spawned) is VERIFIED;
+- **rejected** when a flaw is confirmed — by a checker's witness, or by the adversarial referee;
+- **undecided** after ``idle_limit`` consecutive iterations without progress, or when no model is
+  configured and some step is still OPEN.
+
+Progress means a step reached VERIFIED or a confirmed FLAWED, or a ledger claim was settled.
+Splitting a step into sub-steps, a malformed reply, or a flaw the referee sends back to OPEN are
+*not* progress, so splitting forever exhausts the budget instead of looping.
+
+Tiers: a step the machine grounded is ``grounded``; a step verified by a model's elaboration is at
+most ``plausible`` ("model-checked"); a confirmed flaw is ``refuted``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from veristep.core.settings import Settings
+from veristep.core.tiers import Tier
+from veristep.review import ledger as ledger_ops
+from veristep.review.machine import LinkGrounder, machine_check
+from veristep.review.trace import FLAW_KINDS, Elaboration, Flaw, ReviewTrace, State, StepRecord
+
+ACCEPTED, REJECTED, UNDECIDED = "accepted", "rejected", "undecided"
+PROOF_CONTEXT_CHARS = 24_000
+
+
+@dataclass(frozen=True)
+class Budget:
+    idle_limit: int = 5  # consecutive iterations without progress (the method's stopping rule)
+    max_iterations: int | None = None  # None: 3 per top-level step + 20
+    max_depth: int = 2  # sub-steps of sub-steps, no deeper
+    max_children: int = 4  # sub-steps one elaboration may split off
+
+
+class ReviewAgent:
+    """Runs the state machine on a :class:`ReviewTrace`; ``caller`` is None when no model is set."""
+
+    def __init__(
+        self,
+        trace: ReviewTrace,
+        caller: Any | None,
+        programs: dict[str, Any] | None,
+        settings: Settings | None = None,
+        budget: Budget | None = None,
+        grounder: LinkGrounder | None = None,
+        checkpoint: Path | None = None,
+        on_iteration: Callable[[ReviewTrace], None] | None = None,
+    ) -> None:
+        self.trace = trace
+        self.caller = caller
+        self.programs = programs or {}
+        self.settings = settings or Settings()
+        self.budget = budget or Budget()
+        self.grounder = grounder
+        self.checkpoint = checkpoint
+        self.on_iteration = on_iteration
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def run(self) -> ReviewTrace:
+        self._machine_pass()
+        while self.trace.verdict is None:
+            if self._stop():
+                break
+            step = self._next_open()
+            if step is None:
+                self._finish(UNDECIDED, "no OPEN step can be worked on (all wait on sub-steps)")
+                break
+            progress = self._iterate(step)
+            progress |= self._settle()
+            self.trace.iterations += 1
+            self.trace.idle = 0 if progress else self.trace.idle + 1
+            self._save()
+            if self.on_iteration:
+                self.on_iteration(self.trace)
+        self._save()
+        return self.trace
+
+    def _stop(self) -> bool:
+        steps = self.trace.steps.values()
+        confirmed = [s for s in steps if s.state is State.FLAWED and s.flaw and s.flaw.confirmed]
+        top = [s for s in confirmed if s.parent is None]
+        if top:
+            first = top[0]
+            self._finish(
+                REJECTED,
+                f"confirmed flaw in {first.id} ({first.location}): "
+                f"{first.flaw.kind} — {first.flaw.witness}",
+            )
+        elif all(s.state is State.VERIFIED for s in steps):
+            self._finish(ACCEPTED, "every step VERIFIED")
+        elif self.caller is None:
+            n = sum(1 for s in steps if s.state is State.OPEN)
+            self._finish(UNDECIDED, f"no model configured: {n} step(s) left OPEN")
+        elif self.trace.idle >= self.budget.idle_limit:
+            self._finish(UNDECIDED, f"exhausted: {self.trace.idle} iterations without progress")
+        elif self.trace.iterations >= self._iteration_limit():
+            self._finish(UNDECIDED, f"iteration budget ({self._iteration_limit()}) spent")
+        return self.trace.verdict is not None
+
+    def _iteration_limit(self) -> int:
+        return self.budget.max_iterations or 3 * len(self.trace.order) + 20
+
+    def _finish(self, verdict: str, reason: str) -> None:
+        self.trace.verdict, self.trace.reason = verdict, reason
+        self.trace.events.append(f"stop: {verdict} — {reason}")
+
+    def _save(self) -> None:
+        if self.checkpoint is not None:
+            self.trace.save(self.checkpoint)
+
+    # -- machine checks first -------------------------------------------------------------------
+
+    def _machine_pass(self) -> None:
+        for step in self.trace.steps.values():
+            if step.machine is None and step.state is State.OPEN:
+                self._ground(step)
+
+    def _ground(self, step: StepRecord) -> None:
+        result = machine_check(step.text, self.settings, self.grounder)
+        step.machine = result
+        if result.outcome == "grounded":
+            step.state, step.tier = State.VERIFIED, Tier.GROUNDED
+            step.note = "every computation grounded by a checker"
+            self._event(f"{step.id}: VERIFIED by the machine (grounded)")
+        elif result.outcome == "refuted":
+            step.state, step.tier = State.FLAWED, Tier.REFUTED
+            step.flaw = Flaw(
+                "computational_error",
+                result.witness or "",
+                "machine",
+                True,
+                "a checker's witness needs no referee",
+            )
+            self._event(f"{step.id}: FLAWED by the machine — {result.witness}")
+
+    # -- one iteration --------------------------------------------------------------------------
+
+    def _next_open(self) -> StepRecord | None:
+        """The OPEN step tried least often; sub-steps before the steps that wait on them."""
+        ready = [
+            s for s in self.trace.steps.values() if s.state is State.OPEN and not self._waiting(s)
+        ]
+        if not ready:
+            return None
+        order = {sid: i for i, sid in enumerate(self.trace.steps)}
+        return min(ready, key=lambda s: (s.attempts, -s.depth, order[s.id]))
+
+    def _waiting(self, step: StepRecord) -> bool:
+        children_open = any(self.trace.steps[c].state is State.OPEN for c in step.children)
+        return children_open or bool(step.blocked_on)
+
+    def _iterate(self, step: StepRecord) -> bool:
+        step.attempts += 1
+        failed = [
+            self.trace.steps[c] for c in step.children if self.trace.steps[c].state is State.FLAWED
+        ]
+        if failed and step.elaborations:
+            return self._inherit_flaw(step, failed[0])
+        reply = self.caller(
+            "elaborate",
+            self.programs["elaborate"],
+            step.id,
+            problem=self.trace.problem or "(stated in the proof)",
+            proof=self._proof_text(step),
+            step_id=step.id,
+            step=step.text,
+            known=self._known(step),
+        )
+        if reply is None:
+            self._event(f"{step.id}: malformed or failed model reply; stays OPEN")
+            return False
+        elaboration = self._record_elaboration(step, reply)
+        if elaboration is None:
+            return False
+        if elaboration.verdict == "flawed":
+            return self._preliminary_flaw(
+                step, str(reply.flaw_kind), str(reply.flaw_witness or ""), elaboration
+            )
+        if elaboration.verdict == "verified":
+            return self._accept(step, elaboration)
+        self._split(step, elaboration.substeps)
+        return False
+
+    def _record_elaboration(self, step: StepRecord, reply: Any) -> Elaboration | None:
+        derivation = [str(x) for x in (reply.derivation or [])]
+        # Computations inside the elaboration are grounded too: a false one voids it.
+        checked = [machine_check(line, self.settings, self.grounder) for line in derivation]
+        refuted = [r for r in checked if r.outcome == "refuted"]
+        entries = [
+            ledger_ops.register(self.trace, c.claim, c.citation, step.id)
+            for c in (reply.external or [])
+        ]
+        elaboration = Elaboration(
+            derivation=derivation,
+            local_context=[str(x) for x in (reply.local_context or [])],
+            external=[e.id for e in entries],
+            background=[str(x) for x in (reply.background or [])],
+            verdict=str(reply.verdict),
+            substeps=[str(x) for x in (reply.substeps or [])],
+            grounded=[c.latex for r in checked for c in r.checks if c.tier is Tier.GROUNDED],
+        )
+        step.elaborations.append(elaboration)
+        if refuted and elaboration.verdict == "verified":
+            # The model's own derivation contains a false computation: it proves nothing.
+            self._event(f"{step.id}: elaboration rejected — {refuted[0].witness}")
+            return None
+        return elaboration
+
+    def _accept(self, step: StepRecord, elaboration: Elaboration) -> bool:
+        cited_flawed = [
+            c
+            for c in elaboration.local_context
+            if c in self.trace.steps and self.trace.steps[c].state is State.FLAWED
+        ]
+        if cited_flawed:
+            self._event(f"{step.id}: cannot rest on FLAWED {', '.join(cited_flawed)}; stays OPEN")
+            return False
+        progress = False
+        for entry_id in elaboration.external:
+            progress |= ledger_ops.settle(self, entry_id)
+        # Downstream blocking: a step resting on a step that waits for a ledger claim waits too.
+        inherited = [
+            e
+            for c in elaboration.local_context
+            if c in self.trace.steps
+            for e in self.trace.steps[c].blocked_on
+        ]
+        step.blocked_on = [
+            e
+            for e in dict.fromkeys([*elaboration.external, *inherited])
+            if self.trace.ledger[e].status is not ledger_ops.ClaimStatus.SUPPORTED
+        ]
+        false = [
+            e
+            for e in step.blocked_on
+            if self.trace.ledger[e].status is ledger_ops.ClaimStatus.FALSE
+        ]
+        if false:
+            entry = self.trace.ledger[false[0]]
+            step.blocked_on = []
+            return (
+                self._preliminary_flaw(
+                    step,
+                    "misapplied_theorem",
+                    f"relies on {entry.id} ({entry.claim}), which is false: {entry.note}",
+                    elaboration,
+                )
+                or progress
+            )
+        if step.blocked_on:
+            self._event(
+                f"{step.id}: elaboration closed but waits on ledger {', '.join(step.blocked_on)}"
+            )
+            return progress
+        self._verify(step)
+        return True
+
+    def _verify(self, step: StepRecord) -> None:
+        step.state = State.VERIFIED
+        children = [self.trace.steps[c].tier for c in step.children]
+        machine = Tier.GROUNDED if step.machine and step.machine.outcome == "grounded" else None
+        # Model-only evidence is never more than plausible, whatever the sub-steps reached.
+        step.tier = min([Tier.PLAUSIBLE, *children]) if machine is None else machine
+        step.note = "model-checked elaboration"
+        self._event(f"{step.id}: VERIFIED (model-checked, tier {step.tier})")
+
+    def _preliminary_flaw(
+        self, step: StepRecord, kind: str, witness: str, elaboration: Elaboration
+    ) -> bool:
+        if kind not in FLAW_KINDS or not witness.strip():
+            self._event(f"{step.id}: 'flawed' without a named kind and witness is ignored")
+            return False
+        step.state, step.flaw = State.FLAWED, Flaw(kind, witness.strip(), "model")
+        reply = self.caller(
+            "confirm",
+            self.programs["confirm"],
+            step.id,
+            problem=self.trace.problem or "(stated in the proof)",
+            proof=self._proof_text(step),
+            step=step.text,
+            flaw_kind=kind,
+            flaw_witness=witness,
+            derivation=elaboration.derivation,
+        )
+        verdict = str(reply.classification) if reply is not None else "unparsed"
+        if verdict == "logical_breakdown":
+            step.flaw.confirmed, step.flaw.confirmation = True, str(reply.explanation or "")
+            step.tier = Tier.REFUTED
+            self._event(f"{step.id}: FLAWED confirmed ({kind}) — {witness}")
+            return True
+        step.state, step.flaw = State.OPEN, None
+        if verdict == "epistemic_ambiguity" and str(reply.convention or "").strip():
+            convention = str(reply.convention).strip()
+            step.conventions.append(convention)
+            self._event(f"{step.id}: apparent flaw is a convention ({convention}); back to OPEN")
+        else:
+            self._event(f"{step.id}: flaw not confirmed ({verdict}); back to OPEN")
+        return False
+
+    def _inherit_flaw(self, step: StepRecord, child: StepRecord) -> bool:
+        """A confirmed flaw in a sub-step is a preliminary flaw of its parent, for the referee."""
+        assert child.flaw is not None
+        witness = f"sub-step {child.id} fails: {child.flaw.witness}"
+        if self._preliminary_flaw(step, child.flaw.kind, witness, step.elaborations[-1]):
+            return True
+        # The referee saw no breakdown: the sub-step was the elaboration's mistake, drop it.
+        step.children.remove(child.id)
+        del self.trace.steps[child.id]
+        self._event(f"{step.id}: sub-step {child.id} discarded after the referee's review")
+        return False
+
+    def _split(self, step: StepRecord, substeps: list[str]) -> None:
+        if step.depth >= self.budget.max_depth or not substeps:
+            return
+        for text in substeps[: self.budget.max_children]:
+            self.add_substep(step, text)
+
+    def add_substep(self, parent: StepRecord, text: str) -> StepRecord:
+        sid = f"{parent.id}.{len(parent.children) + 1}"
+        child = StepRecord(sid, text, f"{parent.location} (sub-step)", parent.id, parent.depth + 1)
+        self.trace.steps[sid] = child
+        parent.children.append(sid)
+        self._ground(child)
+        self._event(f"{parent.id}: split off {sid}")
+        return child
+
+    def _settle(self) -> bool:
+        """Promote steps whose ledger claims got support, and parents of verified sub-steps."""
+        progress = ledger_ops.settle_subproofs(self)
+        for step in list(self.trace.steps.values()):
+            if step.state is not State.OPEN or not step.blocked_on:
+                continue
+            statuses = [self.trace.ledger[e].status for e in step.blocked_on]
+            if all(s is ledger_ops.ClaimStatus.SUPPORTED for s in statuses):
+                step.blocked_on = []
+                self._verify(step)
+                progress = True
+        return progress
+
+    # -- what the roles see ---------------------------------------------------------------------
+
+    def _proof_text(self, step: StepRecord) -> str:
+        """The proof up to ``step`` (the local context Γ comes from there), abridged in the middle
+        when very long so that a 600-step proof does not cost 600 full-length prompts."""
+        top = step
+        while top.parent is not None:
+            top = self.trace.steps[top.parent]
+        upto = self.trace.order[: self.trace.order.index(top.id) + 1]
+        lines = [f"{sid}: {self.trace.steps[sid].text}" for sid in upto]
+        if sum(len(x) for x in lines) <= PROOF_CONTEXT_CHARS:
+            return "\n".join(lines)
+        head, tail, size = lines[:5], [], sum(len(x) for x in lines[:5])
+        for line in reversed(lines[5:]):
+            if size + len(line) > PROOF_CONTEXT_CHARS:
+                break
+            tail.insert(0, line)
+            size += len(line)
+        skipped = len(lines) - len(head) - len(tail)
+        return "\n".join([*head, f"… ({skipped} steps omitted) …", *tail])
+
+    def _known(self, step: StepRecord) -> str:
+        lines = []
+        for other in self.trace.steps.values():
+            if other.state is State.VERIFIED and other.id != step.id:
+                lines.append(f"{other.id} is VERIFIED ({other.tier})")
+            for check in other.machine.checks if other.machine else []:
+                if check.tier is Tier.GROUNDED:
+                    lines.append(f"machine-checked in {other.id}: {check.latex}")
+        # A domain convention the referee accepted holds for the whole proof, not one step.
+        lines += [
+            f"convention accepted (raised at {s.id}): {c}"
+            for s in self.trace.steps.values()
+            for c in s.conventions
+        ]
+        lines += [
+            f"sub-step {c.id} [{c.state.value}]: {c.text}"
+            for c in self.trace.steps.values()
+            if c.parent == step.id
+        ]
+        lines += [
+            f"ledger {e.id} [{e.status.value}]: {e.claim} ({e.citation or 'no citation'})"
+            for e in self.trace.ledger.values()
+        ]
+        return "\n".join(lines) or "nothing yet"
+
+    def _event(self, text: str) -> None:
+        self.trace.events.append(f"[{self.trace.iterations}] {text}")

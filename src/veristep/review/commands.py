@@ -1,0 +1,209 @@
+"""``veristep review``: review one proof step by step, or run the review benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+
+HELP = "review a natural-language proof step by step (OPEN/VERIFIED/FLAWED, ledger, verdict)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("proof", nargs="?", help="a Markdown/LaTeX proof file ('-' for stdin)")
+    parser.add_argument("--model", help="DSPy/LiteLLM model string (default: VERISTEP_MODEL)")
+    parser.add_argument("--json", action="store_true", help="print the whole trace as JSON")
+    parser.add_argument("--html", metavar="OUT.html", help="also write a self-contained HTML page")
+    parser.add_argument("--trace", metavar="PATH", help="where the resumable trace is saved")
+    parser.add_argument("--resume", action="store_true", help="continue a saved trace or sweep")
+    parser.add_argument(
+        "--max-iterations",
+        type=int,
+        metavar="N",
+        help="iteration budget (default: 3 per step + 20)",
+    )
+    parser.add_argument("--bench", choices=("opc", "prmbench"), help="run the benchmark instead")
+    parser.add_argument("--limit", type=int, metavar="N", help="benchmark: first N items")
+    parser.add_argument(
+        "--systems",
+        default="agent,global,sentence",
+        help="benchmark: comma-separated systems (agent, global, sentence)",
+    )
+    parser.add_argument("--out", metavar="DIR", help="benchmark: results folder")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.review.calls import ModelUnavailable
+
+    model = args.model or settings.model
+    if not args.bench and not args.proof:
+        raise InputError("give a PROOF file, or --bench opc|prmbench")
+    if not args.bench and (args.limit is not None or args.out):
+        raise InputError("--limit and --out apply to --bench only")
+    try:
+        return (
+            _run_bench(args, settings, model) if args.bench else _run_review(args, settings, model)
+        )
+    except ModelUnavailable as exc:
+        # Progress so far is saved; --resume continues once the endpoint answers again.
+        print(
+            f"veristep review: model unavailable: {exc} (saved; rerun with --resume)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _run_review(args: argparse.Namespace, settings: Settings, model: str | None) -> int:
+    from veristep.review.agent import Budget
+    from veristep.review.report import html_report, text_report
+    from veristep.review.run import review_proof
+
+    text = _read_proof(args.proof)
+    if args.max_iterations is not None and args.max_iterations < 1:
+        raise InputError(f"--max-iterations must be at least 1, got {args.max_iterations}")
+    trace_path = Path(args.trace) if args.trace else _default_trace(settings, text, model)
+    with _iteration_status() as on_iteration:
+        trace = review_proof(
+            text,
+            model=model,
+            settings=settings,
+            trace_path=trace_path,
+            resume=args.resume,
+            budget=Budget(max_iterations=args.max_iterations),
+            source=args.proof,
+            on_iteration=on_iteration,
+        )
+    if args.html:
+        Path(args.html).write_text(html_report(trace), encoding="utf-8")
+    if args.json:
+        print(json.dumps({**trace.to_json(), "trace_path": str(trace_path)}, ensure_ascii=False))
+    else:
+        print(text_report(trace))
+        print(f"trace: {trace_path}")
+    return 0
+
+
+@contextmanager
+def _iteration_status() -> Iterator[Callable[[Any], None]]:
+    """A one-line live status on stderr: iteration, states so far, idle count, tokens."""
+    from rich.status import Status
+
+    with Status("reviewing…", console=_stderr_console()) as status:
+
+        def show(trace: Any) -> None:
+            states = [s.state.value for s in trace.steps.values()]
+            status.update(
+                f"iteration {trace.iterations} · verified {states.count('verified')}/{len(states)}"
+                f" · flawed {states.count('flawed')} · idle {trace.idle} · tokens {trace.tokens}"
+            )
+
+        yield show
+
+
+def _read_proof(name: str) -> str:
+    if name == "-":
+        return sys.stdin.read()
+    path = Path(name)
+    if not path.is_file():
+        raise InputError(f"proof file not found: {name}")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"proof file is not UTF-8 text: {name} (byte {exc.start})") from None
+
+
+def _default_trace(settings: Settings, text: str, model: str | None) -> Path:
+    digest = hashlib.sha256(f"{model}\n{text}".encode()).hexdigest()[:16]
+    return settings.data_dir / "review" / "traces" / f"{digest}.json"
+
+
+def _run_bench(args: argparse.Namespace, settings: Settings, model: str | None) -> int:
+    from veristep.review import bench as B
+    from veristep.review.metrics import metrics, metrics_table
+
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = [s for s in systems if s not in B.SYSTEMS]
+    if unknown:
+        raise InputError(f"unknown system {unknown[0]!r}; expected some of {', '.join(B.SYSTEMS)}")
+    if args.limit is not None and args.limit < 1:
+        raise InputError(f"--limit must be at least 1, got {args.limit}")
+    out_dir = Path(args.out) if args.out else settings.data_dir / "review" / "bench"
+    out_dir = out_dir / _model_slug(model)
+    items = B.load_items(args.bench, args.limit)
+    runners = _runners(systems, model, settings, out_dir, args.resume)
+    results = _with_progress(items, runners, out_dir, args.bench, args.resume)
+    per_system = {name: metrics(rows) for name, rows in results.items()}
+    if args.json:
+        from dataclasses import asdict
+
+        print(
+            json.dumps(
+                {
+                    "bench": args.bench,
+                    "model": model,
+                    "items": len(items),
+                    "out": str(out_dir),
+                    "metrics": {k: asdict(v) for k, v in per_system.items()},
+                }
+            )
+        )
+    else:
+        print(f"bench: {args.bench} · model: {model or 'none'} · items: {len(items)}")
+        print(metrics_table(per_system))
+        print(f"results: {out_dir}")
+    return 0
+
+
+def _runners(
+    systems: list[str], model: str | None, settings: Settings, out_dir: Path, resume: bool
+) -> dict[str, Any]:
+    from veristep.review import bench as B
+    from veristep.review.calls import Health, RoleCaller, make_model
+
+    lm = make_model(model, settings) if model else None
+    health = Health()  # one endpoint, one failure count, whichever system calls it
+    runners: dict[str, Any] = {}
+    for system in systems:
+        if system == "agent":
+            runners[system] = B.agent_runner(lm, settings, out_dir / "traces", resume, health)
+        elif lm is None:
+            print(f"note: baseline {system!r} needs a model (--model); skipped", file=sys.stderr)
+        elif system == "global":
+            runners[system] = B.global_runner(lambda log: RoleCaller(lm, log, health))
+        else:
+            runners[system] = B.sentence_runner(lambda log: RoleCaller(lm, log, health))
+    return runners
+
+
+def _with_progress(
+    items: list[Any], runners: dict[str, Any], out_dir: Path, bench: str, resume: bool
+) -> dict[str, Any]:
+    from rich.progress import Progress
+
+    from veristep.review.bench import run_bench
+
+    with Progress(transient=True, console=_stderr_console()) as progress:
+        tasks = {name: progress.add_task(name, total=len(items)) for name in runners}
+
+        def tick(system: str, item: Any) -> None:
+            progress.update(tasks[system], advance=1, description=f"{system}: {item.key}")
+
+        return run_bench(items, runners, out_dir, bench, resume, tick)
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(file=sys.stderr)
+
+
+def _model_slug(model: str | None) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in (model or "no-model"))

@@ -1,0 +1,75 @@
+"""``veristep serve``: run the web app with uvicorn, optionally importing derivation JSON first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+
+HELP = "serve the web app (derive, step checker, gallery, chat) on 127.0.0.1:8000"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--db", type=Path, default=None, help="SQLite file (default: in the user's data directory)"
+    )
+    parser.add_argument(
+        "--import",
+        dest="imports",
+        metavar="JSON",
+        type=Path,
+        action="append",
+        default=[],
+        help="save a derivation JSON (from `veristep derive --json`) before serving; repeatable",
+    )
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from veristep.web.app import create_app, default_db_path
+
+    if not 0 < args.port < 65536:
+        raise InputError(f"--port must be between 1 and 65535, got {args.port}")
+    db = args.db or default_db_path(settings)
+    if db.exists() and db.is_dir():
+        raise InputError(f"--db {db} is a directory, not a SQLite file")
+    derivations = [(path, _load(path)) for path in args.imports]
+    app = create_app(settings, db)
+    base = f"http://{args.host}:{args.port}"
+    for path, derivation in derivations:
+        ident = import_derivation(app.state.store, derivation)
+        print(f"veristep serve: {path} → {base}/d/{ident}", flush=True)
+    print(f"veristep serve: {base}/  (database {db})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _load(path: Path) -> dict[str, Any]:
+    from veristep.core.verdicts import Derivation
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        Derivation.from_json(data)
+    except OSError as exc:
+        raise InputError(f"--import {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"--import {path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        detail = f"{type(exc).__name__}: {exc}"
+        raise InputError(f"--import {path}: not a derivation JSON ({detail})") from None
+    return data
+
+
+def import_derivation(store: Any, derivation: dict[str, Any]) -> str:
+    """Save ``derivation`` unless the identical JSON is already stored; return its id."""
+    from veristep.animate import build_payload
+
+    existing = store.find(derivation)
+    return existing or store.save(derivation, build_payload(derivation))

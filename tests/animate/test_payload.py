@@ -1,0 +1,91 @@
+"""The animation payload and the self-contained export, on real mathgraph parses."""
+
+from __future__ import annotations
+
+import re
+
+from veristep.animate import build_payload, export_html
+from veristep.animate.assets import KATEX_VERSION, static_dir
+from veristep.animate.payload import ids_in
+
+
+def test_payload_threads_stable_ids_through_the_quadratic_formula(make_derivation, qf_states):
+    payload = build_payload(make_derivation())
+    frames = payload["frames"]
+    assert len(frames) == len(qf_states)
+    assert all(r"\htmlData{n=" in f["tex"] for f in frames)
+    x_ids = [set(_ids_of_symbol(f["tex"], "x")) for f in frames]
+    # The x that is solved for is the same glyph from the first state to the last.
+    assert set.intersection(*x_ids)
+    for step in payload["steps"]:
+        k = step["index"]
+        before, after = set(frames[k - 1]["ids"]), set(frames[k]["ids"])
+        assert set(step["moves"]) == before & after
+        assert set(step["deletes"]) == before - after
+        assert set(step["inserts"]) == after - before
+        assert step["moves"], f"step {k} keeps no glyph"
+    assert [s["tier"] for s in payload["steps"]] == [s["tier"] for s in make_derivation()["steps"]]
+    assert payload["steps"][0]["icon"] == "🥇"
+
+
+def _ids_of_symbol(tex: str, name: str) -> list[int]:
+    return [int(m) for m in re.findall(r"\\htmlData\{n=(\d+)\}\{" + name + r"\}", tex)]
+
+
+def test_unparsable_state_becomes_a_cross_fading_frame(make_derivation):
+    states = ["2x = 6", r"x = \fracc{6}{2}", "x = 3"]
+    d = make_derivation(states, ["unchecked", "unchecked"])
+    payload = build_payload(d)
+    bad = payload["frames"][1]
+    assert "error" in bad and "fracc" in bad["error"]
+    assert len(bad["ids"]) == 1 and not set(bad["ids"]) & set(payload["frames"][0]["ids"])
+    # Rebasing resumes from the last parsed state: x keeps its id across the bad frame.
+    x0 = _ids_of_symbol(payload["frames"][0]["tex"], "x")
+    x2 = _ids_of_symbol(payload["frames"][2]["tex"], "x")
+    assert x0 == x2
+
+
+def test_an_unknown_tier_is_shown_as_unchecked_never_stronger(make_derivation, qf_states):
+    d = make_derivation(qf_states[:2], ["grounded"])
+    d["steps"][0]["tier"] = "proven-by-vibes"
+    assert build_payload(d)["steps"][0]["tier"] == "unchecked"
+
+
+def test_planner_mapping_is_used(make_derivation):
+    # 3x = 3y → 3x = y; the planner says the 3 on the right (graph id of that num) moved left.
+    from veristep.mathgraph import parse_latex
+
+    g0, g1 = parse_latex("3 x = 3 y"), parse_latex("3 x = y")
+    right3 = [n.id for n in g0.nodes() if n.label == "num:3"][-1]
+    left3_new = next(n.id for n in g1.nodes() if n.label == "num:3")
+    d = make_derivation(["3 x = 3 y", "3 x = y"], ["grounded"])
+    plain = build_payload(d)
+    d["steps"][0]["mapping"] = {str(right3): left3_new}
+    hinted = build_payload(d)
+    assert plain["steps"][0]["deletes"] != hinted["steps"][0]["deletes"]
+
+
+def test_ids_in():
+    assert ids_in(r"\htmlData{n=4,role=op}{+}\htmlData{n=2}{x}") == [2, 4]
+
+
+def test_export_is_self_contained(make_derivation):
+    doc = export_html(make_derivation())
+    assert doc.startswith("<!doctype html>")
+    assert "data:font/woff2;base64," in doc
+    assert "katex" in doc and "VeristepPlayer" in doc
+    # Nothing is fetched: no external script, stylesheet, font or image reference.
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", doc)
+    assert "url(fonts/" not in doc and "url(http" not in doc
+    assert doc.count("</script>") == doc.count("<script")
+    assert len(doc) < 1_500_000
+
+
+def test_vendored_katex_is_pinned_and_small():
+    root = static_dir() / "katex"
+    assert (root / "VERSION").read_text().strip() == KATEX_VERSION
+    assert "MIT" in (root / "LICENSE").read_text()
+    fonts = list((root / "fonts").iterdir())
+    assert fonts and all(f.suffix == ".woff2" for f in fonts)
+    total = sum(f.stat().st_size for f in root.rglob("*") if f.is_file())
+    assert total < 800_000

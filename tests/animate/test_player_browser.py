@@ -1,0 +1,174 @@
+"""The player in headless Chromium, from the self-contained export with the network cut off."""
+
+from __future__ import annotations
+
+import pytest
+
+from veristep.animate import export_html
+
+pytestmark = pytest.mark.browser
+
+BOX = """id => { const e = document.querySelector('.vs-stage [data-n="' + id + '"]');
+  const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"""
+
+# The inserted glyph itself: the innermost element carrying the id (a container with the same id
+# may also hold moved glyphs, and is not what fades in).
+INSERTED_OPACITY = """id => { const leaf =
+  [...document.querySelectorAll('.vs-stage [data-n="' + id + '"]')]
+  .find(e => !e.querySelector('[data-n]')); return +getComputedStyle(leaf).opacity; }"""
+
+
+@pytest.fixture(scope="module")
+def offline_page(chromium, tmp_path_factory, make_derivation):
+    """The exported file opened with every non-file request refused and the context offline."""
+    path = tmp_path_factory.mktemp("export") / "qf.html"
+    path.write_text(export_html(make_derivation()), encoding="utf-8")
+    context = chromium.new_context(viewport={"width": 1100, "height": 700})
+    context.set_offline(True)
+    requests: list[str] = []
+
+    def gate(route):
+        requests.append(route.request.url)
+        if route.request.url.startswith(("file:", "data:")):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", gate)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on(
+        "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
+    )
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_function(
+        "() => document.querySelector('.vs-mount') && document.querySelector('.vs-mount').veristep"
+    )
+    page.evaluate("document.fonts.ready")
+    page.evaluate("window.P = document.querySelector('.vs-mount').veristep; P.pause()")
+    yield page, requests, problems, path
+    context.close()
+
+
+def test_offline_export_renders_glyphs_with_ids_and_fonts(offline_page):
+    page, requests, problems, _ = offline_page
+    assert page.evaluate("document.querySelectorAll('.vs-stage [data-n]').length") > 10
+    assert page.evaluate("document.fonts.check('20px KaTeX_Main')")
+    loaded = page.evaluate("[...document.fonts].filter(f => f.status === 'loaded').length")
+    assert loaded >= 2, "KaTeX fonts must load from the inlined data URIs"
+    assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
+    assert not page.query_selector(".vs-unrendered")
+    assert problems == []
+
+
+def test_transition_moves_persistent_glyphs_fades_deletes_inserts_last(offline_page):
+    page, _, problems, _ = offline_page
+    page.evaluate("P.show(0)")
+    # Step 1 moves c from the left side to the right (under a new minus sign).
+    c_id = page.evaluate(
+        "P.payload.steps[0].moves.find(id => "
+        "document.querySelector('.vs-stage [data-n=\"' + id + '\"]').textContent === 'c')"
+    )
+    assert c_id is not None
+    before = page.evaluate(BOX, c_id)
+    detail = page.evaluate("P.prepare(0), P.last")
+    assert str(c_id) in detail["moved"]
+    assert detail["inserted"] and detail["deleted"]
+    start = page.evaluate(BOX, c_id)  # the new element, drawn where the old one was
+    page.evaluate("P.seek(0.999)")
+    page.evaluate("P.anims.forEach(a => a.finish())")
+    after = page.evaluate(BOX, c_id)
+    assert abs(start[0] - before[0]) < 1.5 and abs(start[1] - before[1]) < 1.5
+    assert abs(after[0] - before[0]) > 20, "a persistent glyph must travel"
+    # Deleted ghosts fade out during the first phase; inserted glyphs appear only at the end.
+    page.evaluate("P.prepare(0); P.seek(0.02)")
+    ghost_start = page.evaluate(
+        "[...document.querySelectorAll('.vs-ghost')].map(e => +getComputedStyle(e).opacity)"
+    )
+    page.evaluate("P.seek(0.45)")
+    ghost_mid = page.evaluate(
+        "[...document.querySelectorAll('.vs-ghost')].map(e => +getComputedStyle(e).opacity)"
+    )
+    ins_mid = page.evaluate(INSERTED_OPACITY, detail["inserted"][0])
+    page.evaluate("P.seek(0.999)")
+    ins_end = page.evaluate(INSERTED_OPACITY, detail["inserted"][0])
+    assert ghost_start and min(ghost_start) > 0.8
+    assert max(ghost_mid) < 0.05
+    assert ins_mid < 0.05 and ins_end > 0.95
+    assert problems == []
+
+
+def test_badges_match_tiers_and_explain_on_hover_and_tap(offline_page, make_derivation):
+    page, _, problems, _ = offline_page
+    want = [s["tier"] for s in make_derivation()["steps"]]
+    got = page.eval_on_selector_all(".vs-badge", "bs => bs.map(b => b.dataset.tier)")
+    assert got == want
+    icons = page.eval_on_selector_all(".vs-badge", "bs => bs.map(b => b.dataset.icon)")
+    assert icons == ["🥇", "🥈", "🥇", "🥇", "🔹", "🥇"]
+    page.hover(".vs-badge[data-step='5']")
+    assert "reason 5" in page.text_content(".vs-reason")
+    assert "Plausible" in page.text_content(".vs-reason")
+    page.click(".vs-badge[data-step='2']")
+    assert page.get_attribute(".vs-mount", "data-frame") == "2"
+    assert "reason 2" in (page.get_attribute(".vs-badge[data-step='2']", "title") or "")
+    assert problems == []
+
+
+def test_play_runs_to_the_end_and_screenshot(offline_page, tmp_path_factory):
+    page, _, problems, _ = offline_page
+    page.evaluate("P.show(0); P.speed = 4")
+    page.evaluate("P.play()")
+    page.wait_for_function(
+        "() => document.querySelector('.vs-mount').dataset.frame === '2'", timeout=15000
+    )
+    page.evaluate("P.pause(); P.speed = 1; P.show(6)")
+    shot = tmp_path_factory.mktemp("screens") / "player-final.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 5000
+    print(f"screenshot: {shot}")
+    assert problems == []
+
+
+def test_reduced_motion_switches_without_animation(chromium, offline_page):
+    _, _, _, path = offline_page
+    context = chromium.new_context(reduced_motion="reduce")
+    context.set_offline(True)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_function(
+        "() => document.querySelector('.vs-mount') && document.querySelector('.vs-mount').veristep"
+    )
+    assert page.evaluate("document.querySelector('.vs-mount').veristep.reduced") is True
+    detail = page.evaluate(
+        "(() => { const P = document.querySelector('.vs-mount').veristep; "
+        "P.pause(); P.prepare(0); return P.last; })()"
+    )
+    assert detail["duration"] == 0
+    context.close()
+
+
+def test_controls_step_back_and_scrub(offline_page):
+    page, _, problems, _ = offline_page
+    page.evaluate("P.show(0); P.speed = 8")
+    page.click(".vs-step")
+    page.wait_for_function("() => P.root.dataset.frame === '1' && !P.transition")
+    page.click(".vs-step")
+    page.wait_for_function("() => P.root.dataset.frame === '2' && !P.transition")
+    page.click(".vs-prev")
+    assert page.get_attribute(".vs-mount", "data-frame") == "1"
+    page.click(".vs-first")
+    assert page.get_attribute(".vs-mount", "data-frame") == "0"
+    # Dragging the scrubber to 2.5 shows the transition 2 → 3 paused halfway.
+    page.evaluate(
+        "() => { const s = document.querySelector('.vs-scrub'); s.value = '2.5';"
+        " s.dispatchEvent(new Event('input')); }"
+    )
+    state = page.evaluate(
+        "({from: P.transition.from, t: P.anims.map(a => a.currentTime), total: P.total,"
+        " playing: P.anims.some(a => a.playState === 'running')})"
+    )
+    assert state["from"] == 2 and not state["playing"]
+    assert all(abs(t - state["total"] / 2) < 1 for t in state["t"])
+    page.evaluate("P.speed = 1")
+    assert problems == []

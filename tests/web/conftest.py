@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import pytest
+
+from veristep.core.settings import Settings
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings().replace(data_dir=tmp_path / "data", web_request_timeout_s=120.0)
+
+
+@pytest.fixture
+def make_client(tmp_path):
+    """A TestClient factory over a fresh app: ``make_client(settings, db_path=None, **kwargs)``."""
+    from fastapi.testclient import TestClient
+
+    from veristep.web.app import create_app
+
+    clients = []
+
+    def make(settings: Settings, db_path=None, **kwargs):
+        app = create_app(settings, db_path or tmp_path / "web.sqlite3", **kwargs)
+        client = TestClient(app, raise_server_exceptions=False)
+        clients.append(client)
+        return client
+
+    yield make
+    for c in clients:
+        c.close()
+
+
+@pytest.fixture
+def client(make_client, settings):
+    return make_client(settings)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from veristep.web.testing import chromium_path, launch_chromium
+
+    if chromium_path() is None:
+        pytest.fail("chromium is not installed (Debian package: chromium)")
+    with sync_api.sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        yield browser
+        browser.close()
