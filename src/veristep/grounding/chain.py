@@ -1,0 +1,138 @@
+"""Judge a whole derivation: every transition, the endpoint gate, the chain verdict.
+
+``check`` is the public entry point (DESIGN.md's ``veristep.grounding.check``); ``judge_transition``
+and ``endpoint`` are the pieces the planner and the review agent call directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from veristep.core.errors import InputError, did_you_mean
+from veristep.core.settings import Settings
+from veristep.core.tiers import ChangeType, Relation, Tier
+from veristep.core.verdicts import Derivation, Endpoint, StepVerdict, chain_confidence
+from veristep.grounding.cascade import judge
+from veristep.grounding.decision import Context
+from veristep.grounding.states import State, parse_state
+
+StateLike = Any  # a LaTeX string, a parsed State, or a SymPy statement/expression
+
+
+def check(
+    states: list[str],
+    change_types: list[str] | None = None,
+    target: str | None = None,
+    settings: Settings | None = None,
+    positive: frozenset[str] = frozenset(),
+) -> Derivation:
+    """Judge every transition of ``states`` and the endpoint against ``target``.
+
+    Without a target the last state is the target (the gate passes trivially). Bad arguments
+    (a wrong number of change types, an unknown type) raise :class:`InputError`; a state that does
+    not parse does not: it is reported, and the steps touching it are unchecked.
+    """
+    return check_states(states, change_types, target, settings, positive)[0]
+
+
+def check_states(
+    states: list[str],
+    change_types: list[str] | None = None,
+    target: str | None = None,
+    settings: Settings | None = None,
+    positive: frozenset[str] = frozenset(),
+) -> tuple[Derivation, list[State]]:
+    """:func:`check`, also returning the parsed states (the report shows their clean LaTeX)."""
+    settings = settings or Settings()
+    if not states:
+        raise InputError("a derivation needs at least one state")
+    types = parse_change_types(change_types, len(states) - 1)
+    ctx = Context(settings=settings, positive=frozenset(positive))
+    parsed = [parse_state(s, settings, ctx.positive) for s in states]
+    steps = []
+    for i in range(1, len(parsed)):
+        verdict = judge_transition(parsed[i - 1], parsed[i], types[i - 1], ctx)
+        verdict.index = i
+        verdict.expr_latex = states[i]
+        verdict.change_type = types[i - 1].value if types[i - 1] else None
+        steps.append(verdict)
+    if target is None:
+        end = Endpoint(reached=parsed[-1].convertible, math_correct=parsed[-1].convertible,
+                       exact_graph=parsed[-1].convertible)  # fmt: skip
+    else:
+        end = endpoint(parsed[-1], parse_state(target, settings, ctx.positive), ctx)
+    convertible = sum(1 for s in parsed[1:] if s.convertible) if len(parsed) > 1 else 0
+    confidence = chain_confidence(steps, end, convertible)
+    records = [s.record() for s in parsed]
+    return Derivation(states[0], target, records, steps, end, confidence), parsed
+
+
+def parse_change_types(change_types: list[str] | None, n_steps: int) -> list[ChangeType | None]:
+    if change_types is None:
+        return [None] * n_steps
+    if len(change_types) != n_steps:
+        raise InputError(
+            f"{len(change_types)} change type(s) given for {n_steps} step(s); give one per step"
+        )
+    out: list[ChangeType | None] = []
+    for text in change_types:
+        if text is None or text == "":
+            out.append(None)
+            continue
+        try:
+            out.append(ChangeType.parse(text))
+        except ValueError as exc:
+            hint = did_you_mean(text.strip().lower(), [c.value for c in ChangeType], cutoff=0.6)
+            raise InputError(str(exc), hint=hint) from None
+    return out
+
+
+def judge_transition(
+    prev: StateLike,
+    nxt: StateLike,
+    change_type: ChangeType | str | None = None,
+    ctx: Context | None = None,
+) -> StepVerdict:
+    """One transition previous → next through the cascade (index 0; the caller numbers steps)."""
+    ctx = ctx or Context()
+    if isinstance(change_type, str):
+        change_type = parse_change_types([change_type], 1)[0]
+    a, b = _as_state(prev, ctx), _as_state(nxt, ctx)
+    if b.error is not None:
+        return _unchecked(f"this state could not be read: {b.error}")
+    if a.error is not None:
+        return _unchecked(f"the previous state could not be read: {a.error}")
+    return judge(a.expr, b.expr, change_type, ctx)
+
+
+def endpoint(last: StateLike, target: StateLike, ctx: Context | None = None) -> Endpoint:
+    """Whether the last state reaches the target, judged by the same cascade.
+
+    A ∨-form last state reaches a ±-form target: the parser expands ± into the same ∨.
+    """
+    from veristep.mathgraph import structurally_equal
+
+    ctx = ctx or Context()
+    a, b = _as_state(last, ctx), _as_state(target, ctx)
+    if a.error is not None or b.error is not None:
+        return Endpoint(reached=False, math_correct=False, exact_graph=False)
+    verdict = judge(a.expr, b.expr, None, ctx)
+    math_correct = verdict.relation is Relation.EQUIVALENT
+    exact = a.graph is not None and b.graph is not None and structurally_equal(a.graph, b.graph)
+    return Endpoint(
+        reached=math_correct and verdict.tier >= Tier.VERIFIED,
+        math_correct=math_correct,
+        exact_graph=exact,
+    )
+
+
+def _as_state(s: StateLike, ctx: Context) -> State:
+    if isinstance(s, State):
+        return s
+    if isinstance(s, str):
+        return parse_state(s, ctx.settings, ctx.positive)
+    return State(latex=str(s), expr=s, display=str(s))
+
+
+def _unchecked(reason: str) -> StepVerdict:
+    return StepVerdict(0, Tier.UNCHECKED, Relation.UNKNOWN, None, reason)

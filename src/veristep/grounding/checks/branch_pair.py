@@ -1,0 +1,112 @@
+"""Squared pairs and branch pairs: the two moves of solving by roots.
+
+- squaring both sides, ``A = B`` → ``A² = B²``: widens (every solution survives; extraneous roots
+  may appear); the converse ``A² = B²`` → ``A = B`` narrows (the branch ``A = −B`` is lost);
+- taking ± roots or splitting a product, ``R = 0`` → ``r₁ = 0 ∨ r₂ = 0 ∨ …``: equivalent when
+  ``R = c·r₁·r₂·…`` identically. When the branches bring in square roots of parameters the step is
+  verified (it holds wherever those roots are real), else grounded.
+
+>>> from sympy import Eq, Or, sqrt, symbols
+>>> x, a, c = symbols("x a c", real=True)
+>>> product_of_branches(x**2 - c, (x - sqrt(c), x + sqrt(c)))
+True
+>>> squared_pair(x, a, x**2 - a**2)
+True
+"""
+
+from __future__ import annotations
+
+from sympy import Abs, Basic, Eq, Expr, Mul, Pow, S, expand
+from sympy.core.function import AppliedUndef
+
+from veristep.core.tiers import Relation
+from veristep.grounding import cas
+from veristep.grounding.decision import Context, Decision
+from veristep.grounding.rewrite import relation_ratio
+from veristep.grounding.statements import CALCULUS, disjuncts, domain_factors, kind, residual
+
+
+def branch_pair(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    if kind(prev) == "eq" and kind(nxt) == "or" and all(isinstance(d, Eq) for d in nxt.args):
+        return _branches(prev, nxt, ctx)
+    if kind(nxt) == "eq" and kind(prev) == "or" and all(isinstance(d, Eq) for d in prev.args):
+        return _branches(nxt, prev, ctx)  # joining branches into one product is the same fact
+    if kind(prev) == kind(nxt) == "eq" and not (prev.has(*_OPAQUE) or nxt.has(*_OPAQUE)):
+        return _squares(prev, nxt, ctx)
+    return None
+
+
+# Squaring expressions with unevaluated calculus or unknown functions only costs time: the
+# calculus check evaluates them first, and y(x) cannot be squared into anything simpler.
+_OPAQUE = (*CALCULUS, AppliedUndef)
+
+
+def _branches(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    branches = tuple(residual(d) for d in disjuncts(nxt))
+    out = cas.run(product_of_branches, _unsigned_residual(prev), branches, ctx=ctx)
+    if not (out.ok and out.value):
+        return None
+    new_domain = domain_factors(nxt) - domain_factors(prev)
+    if not new_domain:
+        return Decision.grounded(
+            Relation.EQUIVALENT, "the previous residual is the product of the branches"
+        )
+    where = ", ".join(f"{f} ≥ 0" for f in sorted(new_domain, key=str))
+    return Decision.verified(
+        Relation.EQUIVALENT,
+        f"branch pair: the branches multiply to the previous residual; holds where {where}",
+    )
+
+
+def _squares(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    if cas.run(squared_pair, prev.lhs, prev.rhs, residual(nxt), ctx=ctx).value is True:
+        if _nonnegative(prev.lhs, prev.rhs):
+            return Decision.grounded(Relation.EQUIVALENT, _NONNEG)
+        return Decision.grounded(
+            Relation.WIDENS,
+            "squares both sides: every solution survives, extraneous roots may appear",
+        )
+    if cas.run(squared_pair, nxt.lhs, nxt.rhs, residual(prev), ctx=ctx).value is True:
+        if _nonnegative(nxt.lhs, nxt.rhs):
+            return Decision.grounded(Relation.EQUIVALENT, _NONNEG)
+        return Decision.grounded(
+            Relation.NARROWS, "takes one square root: the branch with the opposite sign is lost"
+        )
+    return None
+
+
+def _unsigned_residual(eq: Basic) -> Expr:
+    """|A| = |B| has the residual A² − B² (the same real solutions, and no absolute values)."""
+    if isinstance(eq.lhs, Abs) and isinstance(eq.rhs, Abs):
+        return eq.lhs.args[0] ** 2 - eq.rhs.args[0] ** 2
+    return residual(eq)
+
+
+_NONNEG = "squares both sides, which are never negative: no root is gained or lost"
+
+
+def _nonnegative(a: Expr, b: Expr) -> bool:
+    # u² = v² ⇔ u = v holds exactly when neither side can be negative (|a|, √b, positive symbols).
+    return _never_negative(a) and _never_negative(b)
+
+
+def _never_negative(e: Expr) -> bool:
+    """Nonnegative wherever defined over the reals: a square root is never negative (where it is
+    not real, neither side of the squared equation has a real solution)."""
+    if e.is_nonnegative:
+        return True
+    if isinstance(e, Pow) and e.exp == S.Half:
+        return True
+    if e.is_Mul or e.is_Add:
+        return all(_never_negative(f) for f in e.args)
+    return False
+
+
+def product_of_branches(r: Expr, branches: tuple[Expr, ...]) -> bool:
+    """CAS task: ``r = c · Π branches`` for a nonzero constant c."""
+    return relation_ratio(r, expand(Mul(*branches)))[0] == "const"
+
+
+def squared_pair(a: Expr, b: Expr, r_sq: Expr) -> bool:
+    """CAS task: ``r_sq`` is, up to a nonzero constant, ``a² − b²``."""
+    return relation_ratio(r_sq, expand(a**2 - b**2))[0] == "const"

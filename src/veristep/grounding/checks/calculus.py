@@ -1,0 +1,76 @@
+"""Calculus evaluation: derivatives, integrals, limits, finite sums and products in a state are
+evaluated (each evaluation a CAS call under the deadline) and the evaluated states compared by
+the algebraic checks; ``\\frac{d}{dx}(x^2\\sin x)`` → ``x^2 \\frac{d}{dx}\\sin x + …`` is one.
+
+>>> from sympy import Derivative, sin, symbols
+>>> x = symbols("x", real=True)
+>>> evaluate(Derivative(x**2 * sin(x), x))
+(x**2*cos(x) + 2*x*sin(x), True)
+"""
+
+from __future__ import annotations
+
+from sympy import Basic, Integral, diff
+
+from veristep.core.tiers import Relation
+from veristep.grounding import cas
+from veristep.grounding.checks.fingerprint import fingerprint
+from veristep.grounding.checks.scaled_residual import scaled_residual
+from veristep.grounding.checks.solution_set import solution_set
+from veristep.grounding.checks.structural import structural
+from veristep.grounding.checks.symbolic_equivalence import symbolic_equivalence
+from veristep.grounding.decision import Context, Decision
+from veristep.grounding.rewrite import zero_test
+from veristep.grounding.statements import CALCULUS, kind
+
+CONSTRUCTS = CALCULUS
+
+# The algebraic checks re-run on the evaluated states, cheapest first.
+_AFTER = (structural, symbolic_equivalence, solution_set, scaled_residual, fingerprint)
+
+
+def calculus(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    if not (prev.has(*CONSTRUCTS) or nxt.has(*CONSTRUCTS)):
+        return None
+    evaluated = []
+    for state in (prev, nxt):
+        out = cas.run(evaluate, state, ctx=ctx)
+        if not out.ok or not out.value[1]:
+            return None  # an evaluation that timed out or stayed symbolic decides nothing
+        evaluated.append(out.value[0])
+    if _indefinite(prev) or _indefinite(nxt):
+        return _up_to_a_constant(prev, nxt, evaluated, ctx)
+    for check in _AFTER:
+        decision = check(evaluated[0], evaluated[1], ctx)
+        if decision is not None:
+            reason = f"after evaluating the calculus: {decision.reason}"
+            return Decision(decision.relation, decision.tier, reason, decision.witness)
+    return None
+
+
+def _indefinite(state: Basic) -> bool:
+    return any(len(lim) == 1 for i in state.atoms(Integral) for lim in i.limits)
+
+
+def _up_to_a_constant(
+    prev: Basic, nxt: Basic, evaluated: list[Basic], ctx: Context
+) -> Decision | None:
+    # An antiderivative is only defined up to a constant: a constant difference is no error, so
+    # the derivatives are compared, and a mismatch is left to no one (undecided), never refuted.
+    if not all(kind(s) == "expr" for s in evaluated):
+        return None
+    variables = {v for i in (prev.atoms(Integral) | nxt.atoms(Integral)) for v in i.variables}
+    if len(variables) != 1:
+        return None
+    out = cas.run(zero_test, diff(evaluated[0] - evaluated[1], variables.pop()), ctx=ctx)
+    if out.ok and out.value[0] == "zero":
+        return Decision.grounded(
+            Relation.EQUIVALENT, "antiderivatives with the same derivative: equal up to a constant"
+        )
+    return None
+
+
+def evaluate(state: Basic) -> tuple[Basic, bool]:
+    """CAS task: the state with every calculus construct evaluated, and whether all of them were."""
+    done = state.doit()
+    return done, not done.has(*CONSTRUCTS)

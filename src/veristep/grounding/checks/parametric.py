@@ -1,0 +1,126 @@
+"""Parametric narrowing: several symbols, one unknown (quadratic-formula style steps).
+
+Both states are solved for the unknown with the other symbols as generic parameters and the root
+lists compared. Equal lists, or one inside the other, are only *generic* facts (special parameter
+values such as ``a = 0`` are not examined): an inclusion is verified, never grounded, and equal
+lists leave the step plausible. A root of the
+next state that is no root of the previous one refutes — with concrete parameter values at which a
+person can substitute and see the failure.
+
+>>> from sympy import Eq, symbols
+>>> x, a, b = symbols("x a b", real=True)
+>>> compare_roots((a*x - b,), (x - b/a,), x)[0]
+'equal'
+>>> tag, w = compare_roots((x**2 - a,), (x - a,), x)
+>>> tag, sorted(w)
+('new', ['a', 'x'])
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+from sympy import Basic, Expr, S, Symbol, solve
+
+from veristep.core.tiers import Relation, Tier
+from veristep.grounding import cas
+from veristep.grounding.decision import Context, Decision
+from veristep.grounding.rewrite import is_nonzero_constant, zero_test
+from veristep.grounding.statements import disjuncts, kind, residual, symbols_of, unknown
+from veristep.grounding.witness import show, value_at
+
+_PARAM_VALUES = (1, 2, 3, -1, 5, -2, 7)
+_MAX_ROOTS = 6
+
+
+def parametric(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    if not (_equations(prev) and _equations(nxt)) or len(symbols_of(prev, nxt)) < 2:
+        return None
+    var = unknown(prev, nxt)
+    if var is None:
+        return None
+    rp = tuple(residual(d) for d in disjuncts(prev))
+    rn = tuple(residual(d) for d in disjuncts(nxt))
+    out = cas.run(compare_roots, rp, rn, var, ctx=ctx)
+    if not out.ok:
+        return None
+    tag, detail = out.value
+    generic = "for generic values of the parameters"
+    if tag == "equal":
+        # Equal generic roots say nothing about special parameter values (a = 0, n even):
+        # reported, but not as evidence of equivalence.
+        return Decision(Relation.UNKNOWN, Tier.PLAUSIBLE, f"the same roots in {var} {generic} only")
+    if tag == "narrows":
+        return Decision.verified(
+            Relation.NARROWS, f"keeps some roots in {var}, loses {show(detail)}"
+        )
+    if tag == "widens":
+        return Decision.verified(Relation.WIDENS, f"adds roots {show(detail)} in {var} {generic}")
+    if tag == "new":
+        where = ", ".join(f"{k} = {v}" for k, v in detail.items() if k != var.name)
+        reason = (
+            f"at {where} the next step gives {var.name} = {detail[var.name]}, "
+            "which does not solve the previous step"
+        )
+        return Decision.refuted(reason, detail)
+    return None
+
+
+def _equations(s: Basic) -> bool:
+    return all(kind(d) == "eq" for d in disjuncts(s))
+
+
+def compare_roots(rp: tuple[Expr, ...], rn: tuple[Expr, ...], var: Symbol) -> tuple[str, Any]:
+    """CAS task: ('equal'|'narrows'|'widens'|'new'|'undecided', detail)."""
+    roots_p = _roots(rp, var)
+    roots_n = _roots(rn, var)
+    if roots_p is None or roots_n is None:
+        return ("undecided", None)
+    extra = [r for r in roots_n if not any(_same(r, s) for s in roots_p)]
+    lost = [s for s in roots_p if not any(_same(s, r) for r in roots_n)]
+    if not extra and not lost:
+        return ("equal", None)
+    if not extra:
+        return ("narrows", lost)
+    if not lost:
+        return ("widens", extra)
+    for r in extra:
+        witness = _counter_example(rp, r, var)
+        if witness is not None:
+            return ("new", witness)
+    return ("undecided", None)
+
+
+def _roots(residuals: tuple[Expr, ...], var: Symbol) -> list[Expr] | None:
+    roots: list[Expr] = []
+    for r in residuals:
+        if not r.has(var):
+            return None
+        found = solve(r, var)
+        if not isinstance(found, list) or len(found) > _MAX_ROOTS:
+            return None
+        roots.extend(found)
+    return roots
+
+
+def _same(r: Expr, s: Expr) -> bool:
+    return zero_test(r - s)[0] == "zero"
+
+
+def _counter_example(rp: tuple[Expr, ...], root: Expr, var: Symbol) -> dict[str, str] | None:
+    """Parameter values where ``var = root`` is a real number that solves no previous branch."""
+    params = sorted(root.free_symbols | set().union(*(r.free_symbols for r in rp)) - {var}, key=str)
+    if len(params) > 3:  # 7^4 substitutions would outrun any step budget
+        return None
+    for values in product(_PARAM_VALUES, repeat=len(params)):
+        subs = dict(zip(params, values, strict=True))
+        v = value_at(root.subs(subs), var, S.Zero)
+        if v is None:
+            continue
+        residues = [r.subs(subs).subs(var, v) for r in rp]
+        if all(is_nonzero_constant(e) for e in residues):
+            witness = {p.name: str(val) for p, val in subs.items()}
+            witness[var.name] = str(v)
+            return witness
+    return None

@@ -1,0 +1,95 @@
+"""Exact real solution sets of one-variable statements (∨ of equations, |·| and rational equations
+with their domain, inequalities): equal → equivalent; subset → narrows (roots kept and lost);
+superset → widens (extra roots); empty next from a non-empty previous → refuted; values that solve
+the next but not the previous → refuted, with those values as the witness.
+
+Every witness is substituted back into the previous state before it is reported, so a solver slip
+can only cost a decision, never produce a false refutation.
+
+>>> from sympy import Eq, symbols
+>>> x = symbols("x", real=True)
+>>> d = _decide(relate_solution_sets(Eq(x**2, 4), Eq(x, 7), x), x)
+>>> d.reason, d.witness
+('introduces value(s) that do not solve the previous step: 7', [7])
+>>> _decide(relate_solution_sets(Eq((x**2 - 1)/(x - 1), 2), Eq(x + 1, 2), x), x).reason
+'widens: adds 1, which does not solve the previous step'
+>>> _decide(relate_solution_sets(Eq(x**2, 4), Eq(x, 2), x), x).reason
+'narrows: keeps 2, loses -2'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sympy import Basic, Set, Symbol, sympify
+from sympy.logic.boolalg import BooleanFalse, BooleanTrue
+
+from veristep.core.tiers import Relation, Tier
+from veristep.grounding import cas
+from veristep.grounding.decision import Context, Decision
+from veristep.grounding.solving import compare_sets, real_solution_set
+from veristep.grounding.statements import is_statement, symbols_of
+from veristep.grounding.witness import show
+
+
+def solution_set(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    if not (is_statement(prev) and is_statement(nxt)):
+        return None
+    syms = symbols_of(prev, nxt)
+    if len(syms) > 1:
+        return None
+    var = syms[0] if syms else Symbol("x", real=True)
+    out = cas.run(relate_solution_sets, prev, nxt, var, ctx=ctx)
+    if not out.ok:
+        return None
+    return _decide(out.value, var)
+
+
+def _decide(result: tuple[str, Any, Any], var: Symbol) -> Decision | None:
+    tag, first, second = result
+    if tag == "equal":
+        return Decision.grounded(Relation.EQUIVALENT, "the same real solution set")
+    if tag == "narrows":
+        return Decision.grounded(
+            Relation.NARROWS, f"narrows: keeps {_vals(first)}, loses {show(second)}"
+        )
+    if tag == "widens":
+        verb = "does" if len(first) == 1 else "do"
+        reason = f"widens: adds {show(first)}, which {verb} not solve the previous step"
+        return Decision(Relation.WIDENS, Tier.GROUNDED, reason, list(first))
+    if tag == "empty":
+        reason = f"the next step has no real solution, but {var.name} = {first} solves the previous"
+        return Decision.refuted(reason, [first])
+    if tag == "new":
+        reason = f"introduces value(s) that do not solve the previous step: {show(first)}"
+        return Decision.refuted(reason, list(first))
+    return None
+
+
+def _vals(values: list[Any]) -> str:
+    return show(values) if values else "nothing"
+
+
+def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any, Any]:
+    """CAS task: solve both, compare, and confirm any refuting witness by substitution."""
+    tag, first, second = compare_sets(real_solution_set(prev, var), real_solution_set(nxt, var))
+    if tag == "new" and not all(holds(prev, var, v) is False for v in first):
+        return ("undecided", None, None)
+    if tag == "empty" and (first is None or holds(prev, var, first) is not True):
+        return ("undecided", None, None)
+    return (tag, first, second)
+
+
+def holds(s: Basic, var: Symbol, value: Any) -> bool | None:
+    """Whether ``s`` is true at ``var = value``; False where a side is undefined there."""
+    if isinstance(s, Set):  # a line that names the solution set itself
+        member = s.contains(sympify(value))
+        return bool(member) if isinstance(member, (BooleanTrue, BooleanFalse)) else None
+    v = s.subs(var, sympify(value))
+    if isinstance(v, BooleanTrue):
+        return True
+    if isinstance(v, BooleanFalse):
+        return False
+    if any(a.has(sympify("zoo"), sympify("nan")) for a in v.args):
+        return False
+    return None

@@ -1,0 +1,137 @@
+"""Symbolic equivalence by bounded rewrites (never a blanket ``simplify``).
+
+- expressions: the difference rewrites to 0 (grounded; verified when the natural domain changes or
+  the rewrite needs positive arguments); a nonzero constant difference refutes, with a point;
+- equations (and ≠): the residuals agree up to a nonzero constant factor and the natural domains
+  match — otherwise the solution-set check decides (``(x²−1)/(x−1) = 2`` vs ``x + 1 = 2``);
+- inequalities: the same, with a positive factor and the same strictness;
+- ∨ / ∧ of relations: a one-to-one matching of their branches.
+
+>>> from sympy import Eq, symbols
+>>> x = symbols("x", real=True)
+>>> match_branches((x - 2, x + 2), (2*x + 4, x - 2), ("eq", "eq"), ("eq", "eq"))
+True
+>>> symbolic_equivalence(Eq((x**2 - 1)/(x - 1), 2), Eq(x + 1, 2), Context()) is None
+True
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from sympy import Basic, Expr
+
+from veristep.core.tiers import Relation
+from veristep.grounding import cas
+from veristep.grounding.decision import Context, Decision
+from veristep.grounding.rewrite import relation_ratio, zero_test
+from veristep.grounding.statements import (
+    atoms_of,
+    domain_factors,
+    kind,
+    positive_form,
+    residual,
+    symbols_of,
+    unknown,
+)
+from veristep.grounding.witness import describe_point, point_difference, show
+
+_MAX_BRANCHES = 4  # matching is a permutation search; beyond this the solution-set check decides
+
+
+def symbolic_equivalence(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    kp, kn = kind(prev), kind(nxt)
+    if kp == kn == "expr":
+        return _expressions(prev, nxt, ctx)
+    if domain_factors(prev) != domain_factors(nxt):
+        return None
+    if kp == kn and kp in ("eq", "ne"):
+        return _same_residual(residual(prev), residual(nxt), ctx, positive_only=False)
+    if kp == kn == "ineq":
+        (r1, s1), (r2, s2) = positive_form(prev), positive_form(nxt)
+        return _same_residual(r1, r2, ctx, positive_only=True) if s1 == s2 else None
+    if kp == kn and kp in ("or", "and"):
+        return _branches(prev, nxt, ctx)
+    return None
+
+
+def _expressions(prev: Expr, nxt: Expr, ctx: Context) -> Decision | None:
+    out = cas.run(zero_test, prev - nxt, ctx=ctx)
+    if not out.ok:
+        return None
+    tag, detail = out.value
+    if tag == "zero":
+        dom_p, dom_n = domain_factors(prev), domain_factors(nxt)
+        if dom_p == dom_n:
+            return Decision.grounded(Relation.EQUIVALENT, f"the difference is 0 (by {detail})")
+        changed = show(sorted(dom_p ^ dom_n, key=str))
+        return Decision.verified(
+            Relation.EQUIVALENT,
+            f"equal wherever both sides are defined; the natural domain changes ({changed})",
+        )
+    if tag == "assumption":
+        names = show(symbols_of(prev, nxt))
+        return Decision.verified(
+            Relation.EQUIVALENT,
+            f"equal for positive {names} only (by {detail}): assumption-dependent",
+        )
+    if tag == "nonzero":
+        return _constant_gap(prev, nxt, detail, ctx)
+    return None
+
+
+def _constant_gap(prev: Expr, nxt: Expr, gap: Expr, ctx: Context) -> Decision | None:
+    var = unknown(prev, nxt)
+    if var is None and symbols_of(prev, nxt):
+        return None  # several variables: the fingerprint's probe points find a checkable point
+    if var is None:
+        witness = {"previous": str(prev), "next": str(nxt)}
+        return Decision.refuted(f"the previous is {prev} and the next is {nxt}", witness)
+    out = cas.run(point_difference, prev, nxt, var, ctx=ctx)
+    point = out.value if out.ok else None
+    if point is None:
+        return None
+    reason = f"the two differ by the constant {-gap}: {describe_point(point, var)}"
+    return Decision.refuted(reason, point)
+
+
+def _same_residual(r1: Expr, r2: Expr, ctx: Context, positive_only: bool) -> Decision | None:
+    out = cas.run(relation_ratio, r1, r2, ctx=ctx)
+    if not out.ok or out.value[0] != "const":
+        return None
+    c = out.value[1]
+    if positive_only and not c.is_positive:
+        return None
+    if c == 1:
+        return Decision.grounded(Relation.EQUIVALENT, "the residuals (left − right) are equal")
+    return Decision.grounded(
+        Relation.EQUIVALENT, f"the residuals agree up to the constant factor {c}"
+    )
+
+
+def _branches(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    a, b = atoms_of(prev), atoms_of(nxt)
+    if len(a) != len(b) or len(a) > _MAX_BRANCHES or {kind(s) for s in a + b} - {"eq", "ne"}:
+        return None
+    pa = tuple(residual(s) for s in a)
+    pb = tuple(residual(s) for s in b)
+    kinds_a = tuple(kind(s) for s in a)
+    kinds_b = tuple(kind(s) for s in b)
+    out = cas.run(match_branches, pa, pb, kinds_a, kinds_b, ctx=ctx)
+    if out.ok and out.value:
+        return Decision.grounded(
+            Relation.EQUIVALENT, "each branch is equivalent to one branch before"
+        )
+    return None
+
+
+def match_branches(
+    pa: tuple[Expr, ...], pb: tuple[Expr, ...], ka: tuple[str, ...], kb: tuple[str, ...]
+) -> bool:
+    """Some permutation pairs every branch with one of the same kind and a proportional residual."""
+    for perm in permutations(range(len(pb))):
+        if all(ka[i] == kb[j] for i, j in enumerate(perm)) and all(
+            relation_ratio(pa[i], pb[j])[0] == "const" for i, j in enumerate(perm)
+        ):
+            return True
+    return False

@@ -1,0 +1,143 @@
+"""Systems in several variables: ∧ of equations, and ∨ of such systems (``x = 2 ∧ y = x``).
+
+Each state is put in disjunctive normal form and every conjunct solved for all its variables. A
+solution of the next state that fails the previous one refutes, with the point as the witness —
+this works even when a solution family is infinite (free variables are set to 0). When both
+states have finitely many real solutions the two sets are compared; polynomial systems are solved
+completely (Gröbner bases), so their relation is grounded, any other system's only verified.
+
+>>> from sympy import And, Eq, symbols
+>>> x, y = symbols("x y", real=True)
+>>> relate_systems(And(Eq(2*x + 3*y, 6), Eq(-2*x, -3)), And(Eq(3*y, 3), Eq(x, 3)), (x, y))[0]
+'new'
+>>> relate_systems(And(Eq(x**2 + y**2, 8), Eq(x, y)), And(Eq(2*x**2, 8), Eq(y, x)), (x, y))[0]
+'equal'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sympy import And, Basic, Expr, Or, S, Symbol, solve
+from sympy.logic.boolalg import BooleanFalse, BooleanTrue, to_dnf
+
+from veristep.core.tiers import Relation, Tier
+from veristep.grounding import cas
+from veristep.grounding.decision import Context, Decision
+from veristep.grounding.rewrite import zero_test
+from veristep.grounding.statements import atoms_of, kind, symbols_of
+
+_MAX_SOLUTIONS = 12
+_FILL = (S.Zero, S.One, S(2))
+
+
+def system(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    syms = tuple(symbols_of(prev, nxt))
+    if len(syms) < 2 or len(syms) > 4 or not (_equations(prev) and _equations(nxt)):
+        return None
+    out = cas.run(relate_systems, prev, nxt, syms, ctx=ctx)
+    if not out.ok:
+        return None
+    tag, detail, polynomial = out.value
+    tier = Tier.GROUNDED if polynomial else Tier.VERIFIED
+    if tag == "new":
+        point = ", ".join(f"{k} = {v}" for k, v in detail.items())
+        return Decision.refuted(f"{point} solves the next step but not the previous one", detail)
+    if tag == "equal":
+        return Decision(Relation.EQUIVALENT, tier, "the same real solutions of the system")
+    if tag == "narrows":
+        return Decision(Relation.NARROWS, tier, f"loses the solution(s) {detail}")
+    if tag == "widens":
+        return Decision(Relation.WIDENS, tier, f"adds the solution(s) {detail}")
+    return None
+
+
+def _equations(s: Basic) -> bool:
+    return all(kind(a) in ("eq", "bool") for a in atoms_of(s)) and kind(s) in ("eq", "and", "or")
+
+
+def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[str, Any, bool]:
+    """CAS task: ('new'|'equal'|'narrows'|'widens'|'undecided', detail, all polynomial)."""
+    eqs = [a.lhs - a.rhs for a in atoms_of(prev) + atoms_of(nxt) if kind(a) == "eq"]
+    polynomial = all(e.is_polynomial(*syms) for e in eqs)
+    sols_p, sols_n = _solutions(prev, syms), _solutions(nxt, syms)
+    if sols_n is None or sols_p is None:
+        return ("undecided", None, polynomial)
+    gained = _escaping(sols_n, nxt, prev, syms)
+    if gained is not None:
+        # A point of the next that fails the previous refutes only if the previous also has a
+        # point that fails the next; otherwise the step may just widen (x = 1 ∧ y = 2 ⇒ x = 1).
+        if _escaping(sols_p, prev, nxt, syms) is not None:
+            return ("new", {k.name: str(v) for k, v in gained.items()}, polynomial)
+        if _finite(sols_p, syms) and all(_holds(nxt, p) is True for p in sols_p):
+            return ("widens", ", ".join(f"{k} = {v}" for k, v in gained.items()), polynomial)
+        return ("undecided", None, polynomial)
+    if sols_p is None or not (_finite(sols_p, syms) and _finite(sols_n, syms)):
+        return ("undecided", None, polynomial)
+    extra = [s for s in sols_n if not any(_same(s, t, syms) for t in sols_p)]
+    lost = [t for t in sols_p if not any(_same(t, s, syms) for s in sols_n)]
+    if not extra and not lost:
+        return ("equal", None, polynomial)
+    if not extra:
+        return ("narrows", _show(lost, syms), polynomial)
+    if not lost:
+        return ("widens", _show(extra, syms), polynomial)
+    return ("undecided", None, polynomial)
+
+
+def _escaping(sols: list[dict], own: Basic, other: Basic, syms: tuple[Symbol, ...]) -> dict | None:
+    """A concrete point solving ``own`` (from ``sols``) at which ``other`` is false, or None."""
+    for sol in sols:
+        point = _complete(sol, syms, own)
+        if point is not None and _holds(other, point) is False:
+            return point
+    return None
+
+
+def _solutions(s: Basic, syms: tuple[Symbol, ...]) -> list[dict[Symbol, Expr]] | None:
+    out: list[dict[Symbol, Expr]] = []
+    dnf = to_dnf(s) if isinstance(s, (And, Or)) else s
+    for conj in Or.make_args(dnf):
+        if isinstance(conj, BooleanFalse):
+            continue
+        if isinstance(conj, BooleanTrue):
+            return None  # every point solves it: no finite description
+        eqs = [a.lhs - a.rhs for a in And.make_args(conj)]
+        found = solve(eqs, list(syms), dict=True)
+        if not isinstance(found, list):
+            return None
+        out += [d for d in found if all(v.is_real is not False for v in d.values())]
+        if len(out) > _MAX_SOLUTIONS:
+            return None
+    return out
+
+
+def _complete(sol: dict[Symbol, Expr], syms: tuple[Symbol, ...], s: Basic) -> dict | None:
+    """A concrete point of a (possibly infinite) solution family that really solves ``s``."""
+    for fill in _FILL:
+        free = {v: fill for v in syms if v not in sol}
+        point = {v: S(sol.get(v, fill)).subs(free) for v in syms}
+        if all(p.is_real and not p.free_symbols for p in point.values()) and _holds(s, point):
+            return point
+    return None
+
+
+def _holds(s: Basic, point: dict[Symbol, Expr]) -> bool | None:
+    v = s.subs(point)
+    if isinstance(v, BooleanTrue):
+        return True
+    if isinstance(v, BooleanFalse):
+        return False
+    return None
+
+
+def _finite(sols: list[dict[Symbol, Expr]], syms: tuple[Symbol, ...]) -> bool:
+    return all(set(d) == set(syms) and not any(v.free_symbols for v in d.values()) for d in sols)
+
+
+def _same(a: dict[Symbol, Expr], b: dict[Symbol, Expr], syms: tuple[Symbol, ...]) -> bool:
+    return all(zero_test(a[v] - b[v])[0] == "zero" for v in syms)
+
+
+def _show(sols: list[dict[Symbol, Expr]], syms: tuple[Symbol, ...]) -> str:
+    return "; ".join(", ".join(f"{v} = {d[v]}" for v in syms) for d in sols[:4])

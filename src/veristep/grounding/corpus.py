@@ -1,0 +1,125 @@
+"""The STACK equivalence-reasoning corpus as a yardstick: load its labelled transitions, judge each
+one, and score the verdicts (soundness, agreement, decided rate, timing).
+
+STACK claims ⇔ on every line, so a transition is "valid" for STACK when the two lines are
+equivalent. veristep says valid when it proves (or strongly verifies) ``equivalent``, and invalid
+when it finds ``refuted``, ``narrows`` or ``widens``; ``unknown`` and ``unchecked`` are undecided.
+An *unsound* verdict is an invalid transition judged equivalent at verified or better.
+
+>>> pair = StackPair("t", ["x^2=4", "x=2"], "rewrite", "invalid", "QMCHAR", "")
+>>> score([Outcome(pair, "narrows", "grounded", 3.0, False)])["agreement"]
+1.0
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from veristep.core.datasets import require_shared_data
+from veristep.core.settings import Settings
+from veristep.core.tiers import Relation, Tier
+
+_INVALID_RELATIONS = {Relation.REFUTED.value, Relation.NARROWS.value, Relation.WIDENS.value}
+_STRONG = {Tier.GROUNDED.name_lower, Tier.VERIFIED.name_lower}
+
+
+@dataclass(frozen=True)
+class StackPair:
+    id: str
+    states: list[str]
+    change_type: str
+    expect: str  # "valid" | "invalid"
+    label: str
+    options: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    pair: StackPair
+    relation: str
+    tier: str
+    ms: float
+    timed_out: bool
+    reason: str = ""
+
+    @property
+    def says(self) -> str | None:
+        """'valid', 'invalid', or None when veristep did not decide."""
+        if self.relation == Relation.EQUIVALENT.value and self.tier in _STRONG:
+            return "valid"
+        if self.relation in _INVALID_RELATIONS:
+            return "invalid"
+        return None
+
+    @property
+    def unsound(self) -> bool:
+        return self.pair.expect == "invalid" and self.says == "valid"
+
+
+def load_stack_pairs(path: Path | None = None) -> list[StackPair]:
+    path = path or require_shared_data("stack_equiv", "stack_pairs.jsonl")
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            ct = (row.get("change_types") or [None])[0]
+            pairs.append(
+                StackPair(row["id"], row["states"], ct, row["expect"], row["label"], row["options"])
+            )
+    return pairs
+
+
+def judge_pairs(pairs: list[StackPair], settings: Settings) -> Iterator[Outcome]:
+    """Judge every pair with a fresh context (no memo carried over, honest per-pair timing)."""
+    from veristep.grounding.chain import judge_transition
+    from veristep.grounding.decision import Context
+    from veristep.grounding.states import parse_state
+
+    for pair in pairs:
+        positive = _positive(pair, settings)
+        ctx = Context(settings=settings, positive=positive)
+        prev, nxt = (parse_state(s, settings, positive) for s in pair.states)
+        verdict = judge_transition(prev, nxt, pair.change_type, ctx)
+        timed_out = "timeout" in verdict.reason or "budget exhausted" in verdict.reason
+        yield Outcome(
+            pair, verdict.relation.value, verdict.tier.name_lower, verdict.ms, timed_out,
+            verdict.reason,
+        )  # fmt: skip
+
+
+def _positive(pair: StackPair, settings: Settings) -> frozenset[str]:
+    """STACK's ``assumepos`` option: every variable of the argument is positive."""
+    if "assumepos" not in pair.options:
+        return frozenset()
+    from veristep.grounding.states import parse_state
+
+    names: set[str] = set()
+    for s in pair.states:
+        state = parse_state(s, settings)
+        if state.expr is not None:
+            names |= {v.name for v in state.expr.free_symbols}
+    return frozenset(names)
+
+
+def score(outcomes: list[Outcome]) -> dict[str, Any]:
+    decided = [o for o in outcomes if o.says is not None]
+    agree = [o for o in decided if o.says == o.pair.expect]
+    times = sorted(o.ms for o in outcomes)
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    return {
+        "transitions": len(outcomes),
+        "decided": len(decided),
+        "decided_rate": len(decided) / len(outcomes) if outcomes else 0.0,
+        "agreement": len(agree) / len(decided) if decided else 0.0,
+        "unsound": [o.pair.id for o in outcomes if o.unsound],
+        "disagree": [o.pair.id for o in decided if o.says != o.pair.expect],
+        "timeouts": sum(1 for o in outcomes if o.timed_out),
+        "median_ms": statistics.median(times) if times else 0.0,
+        "p95_ms": p95,
+        "total_s": sum(times) / 1000,
+    }

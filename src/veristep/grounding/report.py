@@ -1,0 +1,66 @@
+"""The human report of ``veristep check``: one line per state with its tier icon, a reason under
+every refuted, undecided, unchecked or mislabelled step, then the result block.
+
+>>> from veristep.core.verdicts import Confidence, Endpoint
+>>> step = StepVerdict(1, Tier.REFUTED, Relation.REFUTED, reason="introduces value(s) …: 7")
+>>> end = Endpoint(True, True, True)
+>>> conf = Confidence(Tier.REFUTED, 0, 1, 1, 1, "0/1 steps verified · 1 refuted · endpoint reached")
+>>> print(render(["x^{2} = 4", "x = 7"], [step], end, conf))
+   start :   x^{2} = 4
+   step 1:  ✗ x = 7
+             (refuted: introduces value(s) …: 7)
+result:
+  steps convertible : 1/1
+  math correct      : ✓
+  exact graph       : ✓
+  step grounding    : ✗
+  confidence        : ✗ Refuted    (0/1 steps verified · 1 refuted · endpoint reached)
+"""
+
+from __future__ import annotations
+
+from veristep.core.tiers import Relation, Tier
+from veristep.core.verdicts import Confidence, Derivation, Endpoint, StepVerdict
+
+_MARK = {True: "✓", False: "✗"}
+
+
+def render(
+    displays: list[str], steps: list[StepVerdict], end: Endpoint, confidence: Confidence
+) -> str:
+    lines = [f"   start :   {displays[0]}"]
+    for step, shown in zip(steps, displays[1:], strict=True):
+        lines.append(f"   step {step.index}:  {step.tier.icon} {shown}")
+        if _needs_reason(step):
+            lines.append(f"             ({_label(step)}: {step.reason})")
+    lines += [
+        "result:",
+        f"  steps convertible : {confidence.convertible}/{confidence.steps_total}",
+        f"  math correct      : {_MARK[end.math_correct]}",
+        f"  exact graph       : {_MARK[end.exact_graph]}",
+        f"  step grounding    : {''.join(s.tier.icon for s in steps)}",
+        f"  confidence        : {confidence.tier.icon} {confidence.tier.label}"
+        f"    ({confidence.summary})",
+    ]
+    return "\n".join(lines)
+
+
+def render_derivation(derivation: Derivation, displays: list[str] | None = None) -> str:
+    shown = displays or [s.latex for s in derivation.states]
+    return render(shown, derivation.steps, derivation.endpoint, derivation.confidence)
+
+
+def _needs_reason(step: StepVerdict) -> bool:
+    return (
+        step.tier in (Tier.REFUTED, Tier.UNCHECKED)
+        or step.relation is Relation.UNKNOWN
+        or "but the step was declared" in step.reason
+    )
+
+
+def _label(step: StepVerdict) -> str:
+    if step.tier is Tier.UNCHECKED:
+        return "unchecked"
+    if step.relation in (Relation.REFUTED, Relation.UNKNOWN):
+        return step.relation.value
+    return step.tier.name_lower

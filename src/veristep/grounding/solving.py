@@ -1,0 +1,154 @@
+"""Real solution sets of one-variable statements and how two of them relate (CAS tasks).
+
+Only sets SymPy can compare exactly — finite sets of real numbers, intervals and their unions — are
+related; periodic families (``ImageSet``) and unsolved ones (``ConditionSet``) are "undecided".
+
+>>> from sympy import Eq, Or, symbols
+>>> x = symbols("x", real=True)
+>>> real_solution_set(Or(Eq(x, 2), Eq(x, -2)), x)
+{-2, 2}
+>>> compare_sets(real_solution_set(Eq(x**2, 4), x), real_solution_set(Eq(x, 2), x))
+('narrows', [2], [-2])
+>>> compare_sets(real_solution_set(Eq(x**2, 4), x), real_solution_set(Eq(x, 7), x))
+('new', [7], None)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sympy import (
+    And,
+    Basic,
+    Complement,
+    EmptySet,
+    FiniteSet,
+    Intersection,
+    Interval,
+    Ne,
+    Or,
+    S,
+    Set,
+    Symbol,
+    Union,
+    solveset,
+)
+from sympy.logic.boolalg import BooleanFalse, BooleanTrue
+
+from veristep.grounding.statements import RELATIONS
+
+
+def real_solution_set(s: Basic, var: Symbol) -> Set:
+    """The set of real values of ``var`` that make ``s`` true (natural domain and the variable's
+    own sign assumption respected: a positive ``x`` never has the root −3)."""
+    found = _solve(s, var)
+    if var.is_positive:
+        return Intersection(found, Interval.open(0, S.Infinity))
+    if var.is_nonnegative:
+        return Intersection(found, Interval(0, S.Infinity))
+    return found
+
+
+def _solve(s: Basic, var: Symbol) -> Set:
+    if isinstance(s, Set):  # STACK-style lines such as \mathbb{R} or \emptyset name the set itself
+        return s
+    if isinstance(s, BooleanTrue):
+        return S.Reals
+    if isinstance(s, BooleanFalse):
+        return S.EmptySet
+    if isinstance(s, Or):
+        return Union(*(_solve(a, var) for a in s.args))
+    if isinstance(s, And):
+        return Intersection(*(_solve(a, var) for a in s.args))
+    if isinstance(s, Ne):
+        return Complement(S.Reals, solveset(s.lhs - s.rhs, var, S.Reals))
+    if isinstance(s, RELATIONS[0]):
+        return solveset(s.lhs - s.rhs, var, S.Reals)
+    if isinstance(s, RELATIONS):
+        return solveset(s, var, S.Reals)
+    raise ValueError(f"not a statement: {s}")
+
+
+def comparable(s: Set) -> bool:
+    """Finite sets of explicit real numbers, intervals, and unions of those."""
+    if s is EmptySet or isinstance(s, Interval) or s == S.Reals:
+        return True
+    if isinstance(s, FiniteSet):
+        return all(v.is_number and v.is_real is not False and not v.free_symbols for v in s)
+    if isinstance(s, Union):
+        return all(comparable(a) for a in s.args)
+    return False
+
+
+def compare_sets(a: Set, b: Set) -> tuple[str, Any, Any]:
+    """Relate the previous set ``a`` to the next set ``b``.
+
+    ('equal'|'narrows'|'widens'|'empty'|'new'|'undecided', detail, detail): narrows carries the
+    kept and lost values, widens the extra values, new the values of ``b`` outside ``a``, empty a
+    value of ``a``.
+    """
+    if a == b:
+        return ("equal", None, None)
+    if not (comparable(a) and comparable(b)):
+        return ("undecided", None, None)
+    if isinstance(a, FiniteSet) and isinstance(b, FiniteSet):
+        b = _align(a, b)
+        if b is None:
+            return ("undecided", None, None)
+    extra, lost = Complement(b, a), Complement(a, b)
+    if extra is EmptySet and lost is EmptySet:
+        return ("equal", None, None)
+    if b is EmptySet:
+        return ("empty", representative(a), None)
+    if extra is EmptySet:
+        return ("narrows", describe(b), describe(lost))
+    if lost is EmptySet:
+        return ("widens", describe(extra), None)
+    return ("new", describe(extra), None)
+
+
+def _align(a: FiniteSet, b: FiniteSet) -> FiniteSet | None:
+    """``b`` with each element replaced by the element of ``a`` it provably equals
+    (``log 4 / log 2`` becomes 2); None when two values agree numerically but no rewrite proves it.
+    """
+    from veristep.grounding.rewrite import zero_test
+
+    out = []
+    for v in b:
+        match = v
+        for u in a:
+            if abs(complex((u - v).evalf(30))) < 1e-20:
+                if zero_test(u - v)[0] != "zero":
+                    return None
+                match = u
+                break
+        out.append(match)
+    return FiniteSet(*out)
+
+
+def describe(s: Set) -> list[Any]:
+    """Up to five values of a finite set, or representative points of an infinite one."""
+    if isinstance(s, FiniteSet):
+        return sorted(s.args, key=lambda v: float(v.evalf()))[:5]
+    return [representative(s)]
+
+
+def representative(s: Set) -> Any:
+    """A simple member of a non-empty set of reals, one a person can substitute by hand."""
+    if isinstance(s, FiniteSet):
+        return describe(s)[0]
+    if isinstance(s, Union):
+        return representative(s.args[0])
+    if isinstance(s, Interval):
+        lo, hi = s.inf, s.sup
+        if lo == S.NegativeInfinity and hi == S.Infinity:
+            return S.Zero
+        if lo == S.NegativeInfinity:
+            return hi - 1 if hi.is_number else hi
+        if hi == S.Infinity:
+            return lo + 1
+        return lo if not s.left_open else (hi if not s.right_open else (lo + hi) / 2)
+    for v in (0, 1, -1, 2, -2):
+        if v in s:
+            return S(v)
+    return None

@@ -1,0 +1,52 @@
+"""Witnesses a person can check by hand: a point where two sides differ, values that fail.
+
+>>> from sympy import symbols
+>>> x = symbols("x", real=True)
+>>> point_difference(x**2, x + 3, x)
+{'x': '0', 'previous': '0', 'next': '3'}
+>>> show([7, -1])
+'7, -1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sympy import Expr, Rational, S, Symbol, sstr
+
+# Small, human-checkable points tried in order.
+CANDIDATE_POINTS = (0, 1, 2, -1, 3, -2, Rational(1, 2), 5, -3, 10)
+
+
+def show(values: Iterable[Any]) -> str:
+    return ", ".join(sstr(v) for v in values)
+
+
+def value_at(e: Expr, var: Symbol, point: Any) -> Expr | None:
+    """The exact value of ``e`` at ``var = point`` when it is a finite real number, else None."""
+    v = e.subs(var, point)
+    if v.free_symbols or v.has(S.ComplexInfinity, S.NaN, S.Infinity, S.NegativeInfinity):
+        return None
+    if v.is_real is False or not v.evalf(30).is_real:
+        return None
+    return v
+
+
+def point_difference(prev: Expr, nxt: Expr, var: Symbol) -> dict[str, str] | None:
+    """The first candidate point where both sides are finite reals and provably differ."""
+    from veristep.grounding.rewrite import is_nonzero_constant
+
+    for p in CANDIDATE_POINTS:
+        a, b = value_at(prev, var, p), value_at(nxt, var, p)
+        if a is None or b is None:
+            continue
+        if is_nonzero_constant(a - b):
+            return {var.name: sstr(p), "previous": sstr(a), "next": sstr(b)}
+    return None
+
+
+def describe_point(w: dict[str, str], var: Symbol) -> str:
+    return (
+        f"at {var.name} = {w[var.name]} the previous is {w['previous']} and the next is {w['next']}"
+    )
