@@ -52,12 +52,16 @@ class Settings:
     prover_memory_mb: int = 4096
     coq_tactic_timeout_s: float = 10.0
     coq_memory_mb: int = 4096
+    lean_project_dir: Path | None = None  # a Lean 4 project for `lake env lean` (ALPS judge)
     # language models
     model: str | None = None
     api_base: str | None = None
     api_key: str | None = field(default=None, repr=False)
     lm_temperature: float = 0.0
     lm_max_tokens: int = 4000
+    lm_timeout_s: float = 120.0  # one LM request; a stalled server must not hang a run
+    lm_num_retries: int = 2  # transient HTTP failures only (DSPy's exponential backoff)
+    lm_cache: bool = False  # DSPy's response cache; off so repeated runs really ask the model
     # storage
     data_dir: Path = field(default_factory=_default_data_dir)
     # web app
@@ -102,12 +106,14 @@ def _choice(*options: str):
 _ENV: dict[str, tuple[str, Any]] = {
     "VERISTEP_STEP_TIMEOUT": ("step_timeout_s", float),
     "VERISTEP_CAS_TIMEOUT": ("cas_timeout_s", float),
+    "VERISTEP_DERIVE_TIMEOUT": ("derive_timeout_s", float),
     "VERISTEP_CAS_MEMORY_MB": ("cas_memory_mb", int),
     "VERISTEP_WORKERS": ("pool_workers", int),
     "VERISTEP_DOMAIN": ("domain", _choice("real", "complex")),
     "VERISTEP_LOG_BASE": ("log_base", _choice("e", "10")),
     "VERISTEP_PROVER_TIMEOUT": ("prover_timeout_s", float),
     "VERISTEP_COQ_TIMEOUT": ("coq_tactic_timeout_s", float),
+    "VERISTEP_LEAN_PROJECT": ("lean_project_dir", Path),
     "VERISTEP_MODEL": ("model", str),
     "VERISTEP_API_BASE": ("api_base", str),
     "VERISTEP_API_KEY": ("api_key", str),

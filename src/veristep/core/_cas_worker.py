@@ -1,0 +1,76 @@
+"""The loop a CAS worker process runs: receive a pickled call, run it, send back a pickled outcome.
+
+Importing this module imports SymPy, on purpose: the forkserver preloads it once, so every worker
+forked from it starts warm instead of paying SymPy's ~1.3 s import again.
+
+Messages are ``pickle`` bytes over a ``multiprocessing`` pipe. Parent → worker: ``(fn, args,
+kwargs)``. Worker → parent: first ``("ready", pid)``, then one ``(status, value, error)`` per call,
+where status is ``"ok"``, ``"error"`` or ``"memory"``. Timeouts and crashes are decided by the
+parent, which is the only side that can observe them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pickle
+import resource
+import signal
+from collections.abc import Iterable
+from multiprocessing.connection import Connection
+from typing import Any
+
+import sympy  # noqa: F401  (the warm-up this module exists for)
+
+_MAX_ERROR_CHARS = 2000
+
+
+def serve(conn: Connection, memory_mb: int | None, preload: Iterable[str]) -> None:
+    """Worker entry point: cap memory, import ``preload``, announce readiness, serve until EOF."""
+    # Ctrl-C in a terminal reaches the whole foreground group; the parent decides what to kill.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory_mb is not None:
+        limit = int(memory_mb) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    for name in preload:
+        importlib.import_module(name)
+    conn.send_bytes(pickle.dumps(("ready", os.getpid())))
+    while True:
+        try:
+            request = conn.recv_bytes()
+        except (EOFError, OSError):
+            return  # the parent closed the pipe or died: nothing left to serve
+        conn.send_bytes(_answer(request))
+
+
+def _answer(request: bytes) -> bytes:
+    try:
+        fn, args, kwargs = pickle.loads(request)
+    except MemoryError as exc:
+        return _outcome("memory", None, _describe(exc))
+    except BaseException as exc:
+        return _outcome("error", None, f"could not load the call in the worker: {_describe(exc)}")
+    try:
+        value = fn(*args, **kwargs)
+    except MemoryError as exc:
+        return _outcome("memory", None, _describe(exc))
+    except BaseException as exc:
+        # SystemExit, RecursionError and friends are the call's failure, not the worker's.
+        return _outcome("error", None, _describe(exc))
+    try:
+        return pickle.dumps(("ok", value, None), protocol=pickle.HIGHEST_PROTOCOL)
+    except MemoryError as exc:
+        return _outcome("memory", None, _describe(exc))
+    except BaseException as exc:
+        return _outcome("error", None, f"result could not be sent back: {_describe(exc)}")
+
+
+def _outcome(status: str, value: Any, error: str | None) -> bytes:
+    return pickle.dumps((status, value, error), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    if len(text) > _MAX_ERROR_CHARS:
+        text = text[:_MAX_ERROR_CHARS] + "…"
+    return text

@@ -1,0 +1,364 @@
+"""A warm pool of killable worker processes for every SymPy call that can be slow.
+
+Threads cannot stop SymPy: big-integer arithmetic runs in C and ignores every Python-level timeout.
+A process can be killed, so each call runs in a worker process; past its deadline the worker is
+killed and replaced, and the call reports ``"timeout"`` — never a value.
+
+Workers come from a **forkserver** that has SymPy preloaded: forking from a single-threaded server
+is safe even when the parent is multi-threaded (uvicorn), and a replacement worker is ready in
+milliseconds instead of re-importing SymPy. Like ``spawn``, the forkserver makes each worker
+import the parent's main script; a script that starts CAS work at top level without an
+``if __name__ == "__main__":`` guard therefore kills every worker during start-up. The pool
+detects that and raises :class:`WorkerStartError` instead of letting every call fail quietly.
+
+``fn`` must be importable by reference (a module-level function; builtins and SymPy functions
+qualify), and its arguments and result picklable (SymPy expressions are).
+
+>>> import operator
+>>> with CasPool(workers=1) as pool:
+...     pool.call(operator.add, 2, 3, timeout_s=10).value
+5
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import pickle
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from veristep.core import _cas_worker
+from veristep.core.errors import VeristepError
+
+if TYPE_CHECKING:
+    from veristep.core.settings import Settings
+
+Status = Literal["ok", "timeout", "memory", "error", "crashed"]
+
+_WORKER_MODULE = _cas_worker.__name__
+_JOIN_S = 5.0  # a SIGKILLed process is reaped in milliseconds; this only bounds a pathology
+
+
+@dataclass(frozen=True, slots=True)
+class CasResult:
+    """The outcome of one pool call.
+
+    ``status``: ``ok`` (``value`` holds the result), ``timeout`` (killed at the deadline),
+    ``memory`` (hit the address-space cap), ``error`` (the call raised; ``error`` is "Type:
+    message"), ``crashed`` (the worker died, e.g. a segfault or an external kill). Only ``ok``
+    carries a value; nothing else is evidence about the mathematics. ``ms`` is the call's wall time
+    in the parent, waiting for a free worker included.
+    """
+
+    status: Status
+    value: Any = None
+    error: str | None = None
+    ms: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+class WorkerStartError(VeristepError):
+    """A worker process died or hung before it could serve a single call."""
+
+
+class _NotDelivered(Exception):
+    """The call could not be written to the worker: it is dead, and the call never ran."""
+
+
+class _Worker:
+    """One worker process and the parent's end of its pipe."""
+
+    def __init__(self, ctx: Any, memory_mb: int | None, preload: tuple[str, ...]) -> None:
+        self.conn, child_conn = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(
+            target=_cas_worker.serve,
+            args=(child_conn, memory_mb, preload),
+            name="veristep-cas-worker",
+            daemon=True,  # dies with the parent's interpreter, never outlives it
+        )
+        self.process.start()
+        child_conn.close()  # the parent must not hold the child's end, or EOF never arrives
+        self.ready = False
+        self.tasks = 0
+        self.memory_mb = memory_mb
+
+    def wait_ready(self, timeout_s: float) -> None:
+        if self.ready:
+            return
+        if not self.conn.poll(timeout_s):
+            self.kill()
+            raise WorkerStartError(f"CAS worker did not become ready within {timeout_s:g} s")
+        try:
+            kind, _pid = pickle.loads(self.conn.recv_bytes())
+        except (EOFError, OSError):
+            self.kill()
+            raise WorkerStartError(_start_failure(self.process.exitcode, self.memory_mb)) from None
+        if kind != "ready":
+            self.kill()
+            raise WorkerStartError(f"CAS worker sent {kind!r} instead of 'ready'")
+        self.ready = True
+
+    def run(self, payload: bytes, timeout_s: float) -> tuple[Status, Any, str | None]:
+        """Send one call and wait at most ``timeout_s`` for its outcome."""
+        self.tasks += 1
+        try:
+            self.conn.send_bytes(payload)
+        except OSError:
+            # The worker's end is closed, so it is dead and the call never started: safe to retry.
+            raise _NotDelivered from None
+        try:
+            if not self.conn.poll(timeout_s):
+                return "timeout", None, f"no result within {timeout_s:g} s; worker killed"
+            reply = self.conn.recv_bytes()
+        except (EOFError, OSError):
+            self.process.join(_JOIN_S)
+            return "crashed", None, f"worker died (exit code {self.process.exitcode})"
+        try:
+            status, value, error = pickle.loads(reply)
+        except Exception as exc:
+            return "error", None, f"result could not be loaded: {type(exc).__name__}: {exc}"
+        return status, value, error
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(_JOIN_S)
+        self.conn.close()
+
+
+class CasPool:
+    """A fixed number of warm, killable, recycled worker processes; safe to share between threads.
+
+    ``memory_mb`` caps each worker's address space (``None``: no cap). A worker is replaced after
+    a timeout, a memory error, a crash, and after ``max_tasks_per_worker`` calls (SymPy's caches
+    only grow). ``preload`` names modules every worker imports before it reports ready.
+    """
+
+    def __init__(
+        self,
+        workers: int = 2,
+        memory_mb: int | None = 2048,
+        max_tasks_per_worker: int = 500,
+        *,
+        start_method: str = "forkserver",
+        start_timeout_s: float = 60.0,
+        preload: Sequence[str] = (),
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"a pool needs at least one worker, got {workers}")
+        if max_tasks_per_worker < 1:
+            raise ValueError(f"max_tasks_per_worker must be positive, got {max_tasks_per_worker}")
+        self._ctx = _context(start_method)
+        self._memory_mb = memory_mb
+        self._max_tasks = max_tasks_per_worker
+        self._start_timeout_s = start_timeout_s
+        self._preload = tuple(preload)
+        self._cond = threading.Condition()
+        self._spawn_lock = threading.Lock()
+        self._closed = False
+        self._missing = 0  # slots whose worker died and could not be replaced yet
+        self._idle: deque[_Worker] = deque(self._spawn() for _ in range(workers))
+        self.size = workers
+
+    def call(
+        self, fn: Callable[..., Any], *args: Any, timeout_s: float, **kwargs: Any
+    ) -> CasResult:
+        """Run ``fn(*args, **kwargs)`` in a worker; past ``timeout_s`` seconds the worker is killed.
+
+        ``timeout_s`` bounds the call's run time in the worker; waiting for a free worker is not
+        counted. Raises ``TypeError`` when the call cannot be sent (a lambda, a closure),
+        ``WorkerStartError`` when workers cannot start, ``RuntimeError`` once the pool is closed.
+        """
+        if not timeout_s > 0:
+            raise ValueError(f"timeout_s must be positive, got {timeout_s!r}")
+        payload = _pickle_call(fn, args, kwargs)
+        start = time.perf_counter()
+        outcome = self._attempt(payload, timeout_s)
+        if outcome is None:  # the first worker had died unnoticed; one retry on a fresh one
+            outcome = self._attempt(payload, timeout_s)
+        if outcome is None:
+            outcome = ("crashed", None, "two workers in a row died before the call reached them")
+        return CasResult(*outcome, (time.perf_counter() - start) * 1000)
+
+    def _attempt(self, payload: bytes, timeout_s: float) -> tuple[Status, Any, str | None] | None:
+        """One call on one worker; None when the worker turned out dead before receiving it."""
+        worker = self._acquire()
+        healthy = False
+        try:
+            worker.wait_ready(self._start_timeout_s)
+            status, value, error = worker.run(payload, timeout_s)
+            healthy = status in ("ok", "error")
+            return status, value, error
+        except _NotDelivered:
+            return None
+        finally:
+            self._release(worker, healthy)
+
+    def close(self) -> None:
+        """Kill idle workers now and busy ones as their calls finish; later calls raise."""
+        with self._cond:
+            self._closed = True
+            idle, self._idle = list(self._idle), deque()
+            self._cond.notify_all()
+        for worker in idle:
+            worker.kill()
+
+    def __enter__(self) -> CasPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _spawn(self) -> _Worker:
+        with self._spawn_lock:
+            try:
+                return _Worker(self._ctx, self._memory_mb, self._preload)
+            except OSError as exc:  # out of processes or file descriptors, forkserver gone
+                raise WorkerStartError(f"could not start a CAS worker: {exc}") from exc
+
+    def _acquire(self) -> _Worker:
+        with self._cond:
+            # Every busy worker comes back within its call's deadline plus a kill, and a worker
+            # that could not be replaced is counted in _missing, so this wait always ends.
+            while not self._idle and not self._missing and not self._closed:
+                self._cond.wait()
+            if self._closed:
+                raise RuntimeError("CasPool is closed")
+            worker = self._idle.popleft() if self._idle else None
+            if worker is None:
+                self._missing -= 1
+        if worker is not None and not (worker.ready and not worker.alive()):
+            return worker
+        if worker is not None:
+            # Killed from outside while idle: the call has not started, so a fresh worker runs it.
+            worker.kill()
+        try:
+            return self._spawn()
+        except BaseException:
+            self._put_back(None)
+            raise
+
+    def _release(self, worker: _Worker, healthy: bool) -> None:
+        if healthy and worker.tasks < self._max_tasks:
+            self._put_back(worker)
+            return
+        worker.kill()
+        with self._cond:
+            closed = self._closed
+        if closed:
+            return
+        # Replace now rather than on the next call, so that call finds a warm worker; in a thread,
+        # so the caller gets its timeout the moment the deadline passes.
+        threading.Thread(target=self._replace, name="veristep-cas-respawn", daemon=True).start()
+
+    def _replace(self) -> None:
+        try:
+            fresh = self._spawn()
+        except WorkerStartError:
+            fresh = None
+        self._put_back(fresh)
+
+    def _put_back(self, worker: _Worker | None) -> None:
+        """Return a worker to the idle queue, or record a slot to refill (``None``)."""
+        with self._cond:
+            if self._closed:
+                if worker is not None:
+                    worker.kill()
+                return
+            if worker is None:
+                self._missing += 1
+            else:
+                self._idle.append(worker)
+            self._cond.notify()
+
+
+def _context(start_method: str) -> Any:
+    if start_method == "fork":
+        raise ValueError(
+            "start_method='fork' is unsafe: forking a multi-threaded parent (a web server) can "
+            "deadlock the child; use 'forkserver' or 'spawn'"
+        )
+    if start_method not in multiprocessing.get_all_start_methods():
+        raise ValueError(
+            f"start method {start_method!r} is not available here; "
+            f"available: {', '.join(multiprocessing.get_all_start_methods())}"
+        )
+    ctx = multiprocessing.get_context(start_method)
+    if start_method == "forkserver":
+        # Takes effect only if the server is not running yet; otherwise workers import SymPy
+        # themselves — slower, still correct.
+        ctx.set_forkserver_preload([_WORKER_MODULE])
+    return ctx
+
+
+def _pickle_call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
+    qualname = getattr(fn, "__qualname__", "")
+    if "<lambda>" in qualname or "<locals>" in qualname:
+        raise TypeError(
+            f"{qualname} cannot run in a worker process: pass a module-level function instead"
+        )
+    try:
+        return pickle.dumps((fn, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:
+        raise TypeError(f"call to {qualname or fn!r} cannot be sent to a worker: {exc}") from exc
+
+
+def _start_failure(exitcode: int | None, memory_mb: int | None) -> str:
+    return (
+        f"CAS worker exited (code {exitcode}) before it was ready. Each worker imports the main "
+        "script: a script that creates a CasPool or calls run_cas at top level needs an "
+        "`if __name__ == '__main__':` guard. Otherwise the memory cap "
+        f"({memory_mb} MB) may be too small to start. The worker's traceback is on stderr."
+    )
+
+
+# One pool per shape, shared by the whole process. This is the one deliberate global: worker
+# processes are an OS resource (each holds SymPy warm, ~100 MB), so every caller of run_cas in
+# a process should share them instead of multiplying them; the pool is thread-safe and holds no
+# mathematical state, and its shape comes from the Settings passed in, not from the environment.
+_SHARED: dict[tuple[int, int | None, int], CasPool] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool(settings: Settings) -> CasPool:
+    """The process-wide pool for ``settings``' shape, created on first use, closed at exit."""
+    key = (settings.pool_workers, settings.cas_memory_mb, settings.worker_max_tasks)
+    with _SHARED_LOCK:
+        pool = _SHARED.get(key)
+        if pool is None:
+            pool = CasPool(*key)
+            if not _SHARED:
+                atexit.register(_close_shared)
+            _SHARED[key] = pool
+        return pool
+
+
+def run_cas(
+    fn: Callable[..., Any],
+    *args: Any,
+    settings: Settings,
+    timeout_s: float | None = None,
+    **kwargs: Any,
+) -> CasResult:
+    """Run ``fn`` in the shared pool; the deadline defaults to ``settings.cas_timeout_s``."""
+    budget = settings.cas_timeout_s if timeout_s is None else timeout_s
+    return shared_pool(settings).call(fn, *args, timeout_s=budget, **kwargs)
+
+
+def _close_shared() -> None:
+    with _SHARED_LOCK:
+        pools = list(_SHARED.values())
+        _SHARED.clear()
+    for pool in pools:
+        pool.close()
