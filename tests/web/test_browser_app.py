@@ -73,6 +73,15 @@ def test_derive_the_quadratic_formula_and_watch_it(chromium, server, artifacts):
     assert page.locator("#progress-steps > li").count() >= 1  # streamed attempt(s)
     ident = page.get_attribute("#saved-link", "href").rsplit("/", 1)[-1]
     saved = page.request.get(f"{server}/api/derivations/{ident}").json()
+    # One streamed line per judged step; the kept attempt's lines carry the final tiers.
+    best = saved["derivation"]["proposer"]["best_attempt"]
+    streamed = page.eval_on_selector_all(
+        f'#progress-steps > li[data-attempt="{best}"] li[data-step]',
+        "ls => ls.map(l => [+l.dataset.step, l.dataset.tier])",
+    )
+    assert streamed == [[s["index"], s["tier"]] for s in saved["derivation"]["steps"]]
+    bar = page.eval_on_selector("#progress-bar", "b => [b.value, b.max]")
+    assert bar[0] == bar[1] >= 1  # the last attempt was judged to its end
 
     page.goto(f"{server}/d/{ident}")
     page.wait_for_function(
@@ -186,6 +195,11 @@ def test_step_checker_grades_each_line(chromium, server):
     page.wait_for_selector("body[data-check=done]", timeout=60_000)
     grades = page.eval_on_selector_all("#check-results > li", "ls => ls.map(l => l.dataset.tier)")
     assert grades == ["grounded", "refuted"]
+    steps = page.eval_on_selector_all("#check-results > li", "ls => ls.map(l => +l.dataset.step)")
+    assert steps == [1, 2]
+    bar = page.eval_on_selector("#check-bar", "b => [b.hidden, b.value, b.max]")
+    assert bar == [False, 2, 2]
+    assert "refuted" in page.text_content("#check-summary")
     assert blocked == [] and problems == []
     context.close()
 

@@ -6,6 +6,9 @@ and ``endpoint`` are the pieces the planner and the review agent call directly.
 
 from __future__ import annotations
 
+import copy
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from veristep.core.errors import InputError, did_you_mean
@@ -17,6 +20,9 @@ from veristep.grounding.decision import Context
 from veristep.grounding.states import State, parse_state
 
 StateLike = Any  # a LaTeX string, a parsed State, or a SymPy statement/expression
+OnStep = Callable[[StepVerdict, int], None]
+
+log = logging.getLogger(__name__)
 
 
 def check(
@@ -25,14 +31,21 @@ def check(
     target: str | None = None,
     settings: Settings | None = None,
     positive: frozenset[str] = frozenset(),
+    *,
+    on_step: OnStep | None = None,
 ) -> Derivation:
     """Judge every transition of ``states`` and the endpoint against ``target``.
 
     Without a target the last state is the target (the gate passes trivially). Bad arguments
     (a wrong number of change types, an unknown type) raise :class:`InputError`; a state that does
     not parse does not: it is reported, and the steps touching it are unchecked.
+
+    ``on_step(verdict, total)`` is called in order right after each step is judged, with a copy
+    of that step's verdict (numbered from 1) and the number of steps. It is an observer only:
+    mutating the copy changes nothing, and an exception it raises is logged and the callback is
+    not called again in this check; the judging and the returned derivation go on unchanged.
     """
-    return check_states(states, change_types, target, settings, positive)[0]
+    return check_states(states, change_types, target, settings, positive, on_step=on_step)[0]
 
 
 def check_states(
@@ -41,6 +54,8 @@ def check_states(
     target: str | None = None,
     settings: Settings | None = None,
     positive: frozenset[str] = frozenset(),
+    *,
+    on_step: OnStep | None = None,
 ) -> tuple[Derivation, list[State]]:
     """:func:`check`, also returning the parsed states (the report shows their clean LaTeX)."""
     settings = settings or Settings()
@@ -50,12 +65,14 @@ def check_states(
     ctx = Context(settings=settings, positive=frozenset(positive))
     parsed = [parse_state(s, settings, ctx.positive) for s in states]
     steps = []
+    notify = _Observer(on_step, len(parsed) - 1)
     for i in range(1, len(parsed)):
         verdict = judge_transition(parsed[i - 1], parsed[i], types[i - 1], ctx)
         verdict.index = i
         verdict.expr_latex = states[i]
         verdict.change_type = types[i - 1].value if types[i - 1] else None
         steps.append(verdict)
+        notify(verdict)
     if target is None:
         end = Endpoint(reached=parsed[-1].convertible, math_correct=parsed[-1].convertible,
                        exact_graph=parsed[-1].convertible)  # fmt: skip
@@ -132,6 +149,24 @@ def _as_state(s: StateLike, ctx: Context) -> State:
     if isinstance(s, str):
         return parse_state(s, ctx.settings, ctx.positive)
     return State(latex=str(s), expr=s, display=str(s))
+
+
+class _Observer:
+    """Hands ``on_step`` copies and absorbs its failures: progress reporting is never allowed to
+    change or abort a judgement (a verdict must not depend on whether anyone was watching)."""
+
+    def __init__(self, on_step: OnStep | None, total: int) -> None:
+        self.on_step = on_step
+        self.total = total
+
+    def __call__(self, verdict: StepVerdict) -> None:
+        if self.on_step is None:
+            return
+        try:
+            self.on_step(copy.deepcopy(verdict), self.total)
+        except Exception:
+            log.warning("on_step callback failed; no further step events", exc_info=True)
+            self.on_step = None
 
 
 def _unchecked(reason: str) -> StepVerdict:

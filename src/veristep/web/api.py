@@ -1,4 +1,4 @@
-"""The JSON API: derive (plain and streamed), check, saved derivations, export.
+"""The JSON API: derive and check (plain and streamed), saved derivations, export.
 
 Every answer that carries a derivation has the derivation JSON of DESIGN.md under ``derivation``,
 its animation payload under ``payload`` and, once saved, its ``id`` and page ``url``.
@@ -6,10 +6,6 @@ its animation payload under ``payload`` and, once saved, its ``id`` and page ``u
 
 from __future__ import annotations
 
-import asyncio
-import json
-import threading
-from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -17,11 +13,11 @@ from fastapi.responses import HTMLResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from veristep.animate import build_payload, export_html
-from veristep.core.errors import InputError, VeristepError
+from veristep.core.errors import InputError
 from veristep.core.verdicts import Derivation
-from veristep.web.engine import Deadline, Engine, with_deadline
-from veristep.web.limits import error_body
+from veristep.web.engine import Deadline, Engine, Progress, with_deadline
 from veristep.web.store import DerivationStore
+from veristep.web.streaming import event_stream
 
 router = APIRouter(prefix="/api")
 
@@ -114,54 +110,32 @@ async def check(body: CheckRequest, request: Request) -> dict[str, Any]:
 async def derive_stream(
     request: Request, start: str, target: str, proposer: str = "symbolic"
 ) -> StreamingResponse:
-    """Server-sent events: ``started``, one ``attempt`` per judged draft (with its steps
-    and their tiers), then ``done`` (saved: id, url, derivation, payload) or ``error``."""
+    """Server-sent events: ``started``; per judged draft one ``step`` per step (index, total,
+    tier, icon, reason) then its ``attempt`` (verdict and steps); then ``done`` (saved: id, url,
+    derivation, payload) or ``error``."""
     if not start.strip() or not target.strip() or len(start) + len(target) > 2 * MAX_LATEX:
         raise InputError("start and target must be non-empty LaTeX", kind="endpoints")
-    engine, store, timeout = _engine(request), _store(request), _timeout(request)
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    cancelled = threading.Event()
+    engine, store = _engine(request), _store(request)
 
-    def emit(event: dict[str, Any]) -> None:
-        if not cancelled.is_set():
-            loop.call_soon_threadsafe(queue.put_nowait, event)
-
-    def work(deadline: Deadline) -> dict[str, Any]:
+    def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
         derivation = engine.derive(start, target, proposer, progress=emit)
         return answer(store, derivation, save=True, deadline=deadline)
 
-    async def events() -> AsyncIterator[str]:
-        yield _sse({"event": "started", "start": start, "target": target, "proposer": proposer})
-        task = asyncio.ensure_future(with_deadline(work, timeout))
-        try:
-            while not (task.done() and queue.empty()):
-                getter = asyncio.ensure_future(queue.get())
-                await asyncio.wait({task, getter}, return_when=asyncio.FIRST_COMPLETED)
-                if getter.done():
-                    yield _sse(getter.result())
-                else:
-                    getter.cancel()
-            yield _sse(_final(task))
-        finally:
-            cancelled.set()
-
-    return StreamingResponse(events(), media_type="text/event-stream")
+    started = {"start": start, "target": target, "proposer": proposer}
+    return event_stream(started, work, _timeout(request))
 
 
-def _final(task: asyncio.Future[dict[str, Any]]) -> dict[str, Any]:
-    exc = task.exception()
-    if exc is None:
-        return {"event": "done", **task.result()}
-    if isinstance(exc, InputError):
-        return {"event": "error", **exc.to_json(), "message": exc.located()}
-    if isinstance(exc, VeristepError):
-        return {"event": "error", **error_body(type(exc).__name__.lower(), str(exc))}
-    return {"event": "error", **error_body("internal", f"internal error: {type(exc).__name__}")}
+@router.post("/check/stream")
+async def check_stream(body: CheckRequest, request: Request) -> StreamingResponse:
+    """:func:`check` as server-sent events: ``started`` (``total`` steps), one ``step`` per step
+    as soon as it is judged, then ``done`` (the same answer as ``/api/check``) or ``error``."""
+    engine, store = _engine(request), _store(request)
 
+    def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
+        derivation = engine.check(body.states, body.change_types, body.target, progress=emit)
+        return answer(store, derivation, body.save, deadline=deadline)
 
-def _sse(event: dict[str, Any]) -> str:
-    return f"event: {event['event']}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
+    return event_stream({"total": len(body.states) - 1}, work, _timeout(request))
 
 
 @router.get("/derivations")

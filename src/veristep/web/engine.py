@@ -9,6 +9,7 @@ under its own per-call deadlines, so an abandoned request cannot run on unbounde
 from __future__ import annotations
 
 import asyncio
+import inspect
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,17 +35,25 @@ class Engine:
         states: Sequence[str],
         change_types: Sequence[str] | None = None,
         target: str | None = None,
+        progress: Progress | None = None,
     ) -> dict[str, Any]:
-        """Judge a learner's chain of states; the derivation JSON."""
+        """Judge a learner's chain of states; the derivation JSON. ``progress`` hears one
+        :func:`step_event` per step as soon as it is judged."""
         from veristep.grounding import check
 
         if not states:
             raise InputError("at least one state is required", kind="states")
+
+        def on_step(verdict: Any, total: int) -> None:
+            if progress is not None:
+                progress(step_event(verdict, total))
+
         derivation = check(
             list(states),
             change_types=list(change_types) if change_types else None,
             target=target,
             settings=self.settings,
+            on_step=on_step,
         )
         return derivation.to_json()
 
@@ -55,7 +64,13 @@ class Engine:
         proposer: str = "symbolic",
         progress: Progress | None = None,
     ) -> dict[str, Any]:
-        """Propose and ground a derivation; ``progress`` hears each judged attempt and its steps."""
+        """Propose and ground a derivation; ``progress`` hears a :func:`step_event` per judged step
+        of every attempt, then that attempt's :func:`attempt_event`.
+
+        Step events are live when ``propose.derive`` accepts ``on_step`` (forwarded to the
+        grounding check of each draft); otherwise each attempt's steps are sent, in order, the
+        moment the attempt has been judged, just before its attempt event.
+        """
         from veristep.propose import derive
 
         if proposer not in PROPOSERS:
@@ -63,14 +78,71 @@ class Engine:
                 f"unknown proposer {proposer!r}; expected one of: {', '.join(PROPOSERS)}",
                 kind="proposer",
             )
+        live = accepts_keyword(derive, "on_step")
+        done = 0  # attempts judged so far; the steps being judged belong to attempt done + 1
+
+        def on_step(verdict: Any, total: int) -> None:
+            if progress is not None:
+                progress(step_event(verdict, total, attempt=done + 1))
 
         def on_attempt(attempt: Any) -> None:
-            if progress is not None:
-                progress(attempt_event(attempt))
+            nonlocal done
+            done += 1
+            if progress is None:
+                return
+            if not live:
+                steps = attempt.derivation.steps
+                for verdict in steps:
+                    progress(step_event(verdict, len(steps), attempt=attempt.index))
+            progress(attempt_event(attempt))
 
+        extra: dict[str, Any] = {"on_step": on_step} if live else {}
         derivation = derive(start, target, settings=self.settings, proposer=proposer,
-                            on_attempt=on_attempt)  # fmt: skip
+                            on_attempt=on_attempt, **extra)  # fmt: skip
         return derivation.to_json()
+
+
+def accepts_keyword(fn: Callable[..., Any], name: str) -> bool:
+    """Whether ``fn`` can be called with keyword ``name`` (so optional hooks degrade gracefully).
+
+    >>> accepts_keyword(lambda a, *, on_step=None: a, "on_step")
+    True
+    >>> accepts_keyword(lambda a, **kw: a, "on_step"), accepts_keyword(lambda a: a, "on_step")
+    (True, False)
+    """
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(
+        p.kind is inspect.Parameter.VAR_KEYWORD
+        or (p.name == name and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
+        for p in params
+    )
+
+
+def step_event(verdict: Any, total: int, attempt: int | None = None) -> dict[str, Any]:
+    """One judged step as a progress event: where it is in the chain, its tier, icon and reason.
+
+    >>> from veristep.core.tiers import Tier
+    >>> from veristep.core.verdicts import StepVerdict
+    >>> e = step_event(StepVerdict(2, Tier.REFUTED, reason="x = 7 is not a root"), 3)
+    >>> e["event"], e["index"], e["total"], e["tier"], e["icon"], e["reason"]
+    ('step', 2, 3, 'refuted', '✗', 'x = 7 is not a root')
+    """
+    return {
+        "event": "step",
+        "attempt": attempt,
+        "index": verdict.index,
+        "total": total,
+        "tier": verdict.tier.name_lower,
+        "icon": verdict.tier.icon,
+        "relation": verdict.relation.value,
+        "check": verdict.check,
+        "reason": verdict.reason,
+        "operation": verdict.operation,
+        "expr_latex": verdict.expr_latex,
+    }
 
 
 def attempt_event(attempt: Any) -> dict[str, Any]:

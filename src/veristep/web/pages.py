@@ -59,7 +59,9 @@ def derive_page() -> str:
     <option value="llm">language model</option></select></label>
   <button type="submit">Derive</button>
 </form>
-<section id="progress" class="card" hidden><h2>Progress</h2><ol id="progress-steps"></ol>
+<section id="progress" class="card" hidden><h2>Progress</h2>
+<progress id="progress-bar" max="1" value="0" aria-label="steps judged"></progress>
+<ol id="progress-steps"></ol>
 <p id="progress-status" role="status"></p></section>
 <section id="result" hidden></section>"""
     return _layout("Derive", body, "/")
@@ -78,6 +80,7 @@ def check_page() -> str:
 x = 3</textarea></label>
   <button type="submit">Check</button>
 </form>
+<progress id="check-bar" max="1" value="0" aria-label="steps judged" hidden></progress>
 <ol id="check-results" class="grades"></ol>
 <p id="check-summary" role="status"></p>"""
     return _layout("Step checker", body, "/check")

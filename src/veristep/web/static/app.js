@@ -34,23 +34,62 @@
       (step.operation ? ": " + step.operation : "") + (step.reason ? " \u2014 " + step.reason : "");
   }
 
+  /* A progress bar: `value` of `max` steps judged. */
+  function setBar(bar, value, max) {
+    bar.max = Math.max(max, 1); bar.value = value;
+    bar.textContent = value + "/" + max;
+  }
+
+  /* The list item of attempt n (created when its first step arrives), with a growing step list. */
+  function attemptItem(list, n) {
+    var item = list.querySelector('li[data-attempt="' + n + '"]');
+    if (!item) {
+      item = document.createElement("li");
+      item.setAttribute("data-attempt", n);
+      var head = document.createElement("span");
+      head.className = "attempt-head";
+      head.textContent = "attempt " + n + ": grounding\u2026";
+      item.appendChild(head);
+      item.appendChild(document.createElement("ol"));
+      list.appendChild(item);
+    }
+    return item;
+  }
+
+  function stepItem(step, suffix) {
+    var item = li(stepLine(step) + (suffix || ""), step.tier);
+    item.setAttribute("data-step", step.index);
+    return item;
+  }
+
   function deriveForm(form) {
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       var data = new FormData(form);
       var q = new URLSearchParams({ start: data.get("start"), target: data.get("target"),
                                     proposer: data.get("proposer") });
-      var list = $("#progress-steps"), status = $("#progress-status");
+      var list = $("#progress-steps"), status = $("#progress-status"), bar = $("#progress-bar");
       $("#progress").hidden = false; list.innerHTML = ""; status.textContent = "deriving\u2026";
+      setBar(bar, 0, 1);
       $("#result").hidden = true;
       var source = new EventSource("/api/derive/stream?" + q.toString());
+      source.addEventListener("step", function (e) {
+        var step = JSON.parse(e.data);
+        attemptItem(list, step.attempt).querySelector("ol").appendChild(stepItem(step));
+        setBar(bar, step.index, step.total);
+        status.textContent = "attempt " + step.attempt + ": step " + step.index + " of " +
+          step.total + " judged";
+      });
       source.addEventListener("attempt", function (e) {
         var ev = JSON.parse(e.data);
-        var head = li("attempt " + ev.attempt + ": " + ev.summary, ev.tier);
-        var inner = document.createElement("ol");
-        ev.steps.forEach(function (step) { inner.appendChild(li(stepLine(step), step.tier)); });
-        head.appendChild(inner);
-        list.appendChild(head);
+        var item = attemptItem(list, ev.attempt), head = item.querySelector(".attempt-head");
+        var inner = item.querySelector("ol");
+        if (!inner.children.length) {  // no step events came: show the steps from the verdict
+          ev.steps.forEach(function (step) { inner.appendChild(stepItem(step)); });
+        }
+        item.setAttribute("data-tier", ev.tier);
+        head.textContent = " attempt " + ev.attempt + ": " + ev.summary;
+        head.insertBefore(window.veristepIcon(ev.tier), head.firstChild);
       });
       source.addEventListener("done", function (e) {
         source.close();
@@ -67,6 +106,38 @@
         document.body.setAttribute("data-derive", "error");
       });
     });
+  }
+
+  /* POST `body` and hand each server-sent event to `onEvent` as it arrives; an error answer
+     (validation, too large) becomes an `error` event. Resolves when the stream ends. */
+  function postStream(url, body, signal, onEvent) {
+    return fetch(url, { method: "POST", headers: { "content-type": "application/json" },
+                        body: JSON.stringify(body), signal: signal })
+      .then(function (r) {
+        if (!r.ok) return r.json().then(function (j) { onEvent("error", j); });
+        var reader = r.body.getReader(), decoder = new TextDecoder(), buffer = "";
+        function frame(text) {
+          var name = "message", data = "";
+          text.split("\n").forEach(function (line) {
+            if (line.indexOf("event: ") === 0) name = line.slice(7);
+            else if (line.indexOf("data: ") === 0) data += line.slice(6);
+          });
+          if (data) onEvent(name, JSON.parse(data));
+        }
+        function pump() {
+          return reader.read().then(function (chunk) {
+            if (chunk.done) return;
+            buffer += decoder.decode(chunk.value, { stream: true });
+            var cut;
+            while ((cut = buffer.indexOf("\n\n")) >= 0) {
+              frame(buffer.slice(0, cut));
+              buffer = buffer.slice(cut + 2);
+            }
+            return pump();
+          });
+        }
+        return pump();
+      });
   }
 
   function post(url, body) {
@@ -89,19 +160,30 @@
       var states = String(data.get("states")).split("\n").map(function (s) { return s.trim(); })
         .filter(function (s) { return s.length > 0; });
       var target = String(data.get("target") || "").trim();
-      var out = $("#check-results"), summary = $("#check-summary");
+      var out = $("#check-results"), summary = $("#check-summary"), bar = $("#check-bar");
       if (states.length < 1) return;
+      if (form.running) form.running.abort();  // a newer check replaces the one on its way
+      var controller = (form.running = new AbortController());
       summary.textContent = "checking\u2026";
-      var ticket = (form.ticket = (form.ticket || 0) + 1);
-      post("/api/check", { states: states, target: target || null }).then(function (res) {
-        if (ticket !== form.ticket) return;  // a newer check is on its way
-        out.innerHTML = "";
-        if (!res.ok) { summary.textContent = "error: " + res.body.message; return; }
-        res.body.derivation.steps.forEach(function (s) {
-          out.appendChild(li(stepLine(s) + "  [" + states[s.index] + "]", s.tier));
-        });
-        summary.textContent = res.body.derivation.confidence.summary;
-        document.body.setAttribute("data-check", "done");
+      out.innerHTML = "";
+      document.body.removeAttribute("data-check");
+      postStream("/api/check/stream", { states: states, target: target || null },
+                 controller.signal, function (name, ev) {
+        if (controller.signal.aborted) return;
+        if (name === "started") { bar.hidden = false; setBar(bar, 0, ev.total); }
+        else if (name === "step") {
+          out.appendChild(stepItem(ev, "  [" + states[ev.index] + "]"));
+          setBar(bar, ev.index, ev.total);
+          summary.textContent = ev.index + " of " + ev.total + " steps judged\u2026";
+        } else if (name === "done") {
+          summary.textContent = ev.derivation.confidence.summary;
+          document.body.setAttribute("data-check", "done");
+        } else if (name === "error") {
+          summary.textContent = "error: " + ev.message;
+          document.body.setAttribute("data-check", "error");
+        }
+      }).catch(function (err) {
+        if (err.name !== "AbortError") summary.textContent = "error: the connection failed";
       });
     });
   }
