@@ -1,0 +1,125 @@
+"""``veristep derive``: write and ground a derivation from START to TARGET.
+
+veristep derive START TARGET [--domain D] [--proposer symbolic|llm|hybrid] [--model M]
+                [--attempts N] [--judge] [--json] [--html OUT.html]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+
+HELP = "write a step-by-step derivation from START to TARGET and ground every step"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from veristep.propose.completion import DOMAINS, PROPOSERS
+
+    parser.add_argument("start", metavar="START", help="LaTeX to start from")
+    parser.add_argument("target", metavar="TARGET", help="LaTeX to reach")
+    parser.add_argument("--domain", default="auto", choices=DOMAINS, help="subject area hint")
+    parser.add_argument("--proposer", default="symbolic", choices=PROPOSERS,
+                        help="symbolic (offline planner, default), llm, or hybrid")  # fmt: skip
+    parser.add_argument("--model", help="DSPy model string for llm/hybrid/--judge")
+    parser.add_argument("--attempts", type=int, default=None,
+                        help="drafts at most (default: 3 symbolic, 1 llm)")  # fmt: skip
+    parser.add_argument("--judge", action="store_true",
+                        help="blend a soft LLM judge of clarity into the score")  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--html", metavar="OUT.html", help="also write the animated derivation")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.propose.completion import derive
+
+    export = _html_exporter() if args.html else None  # fail before the work, not after it
+    if args.attempts is not None and args.attempts < 1:
+        raise InputError(f"--attempts must be at least 1, got {args.attempts}")
+    with _Progress(enabled=sys.stderr.isatty()) as progress:
+        derivation = derive(
+            args.start,
+            args.target,
+            settings=settings,
+            domain=args.domain,
+            proposer=args.proposer,
+            model=args.model,
+            attempts=args.attempts,
+            judge=args.judge,
+            on_attempt=progress.attempt,
+        )
+    if export is not None:
+        export(derivation, Path(args.html))
+    if args.json:
+        print(json.dumps(derivation.to_json(), ensure_ascii=False))
+    else:
+        print(render_human(derivation))
+    return 0
+
+
+def render_human(derivation: Any) -> str:
+    """``check``'s report, each step annotated with its operation, plus what the proposer did."""
+    from veristep.grounding.report import render_derivation
+
+    shown = [derivation.states[0].latex]
+    for state, step in zip(derivation.states[1:], derivation.steps, strict=False):
+        shown.append(f"{state.latex}    [{step.operation}]" if step.operation else state.latex)
+    p = derivation.proposer
+    head = [f"start : {derivation.start}", f"target: {derivation.target}"]
+    model = f", model {p.get('model')}" if p.get("model") else ""
+    head.append(f"(proposer: {p.get('kind')}{model}; attempts: {p.get('attempts')}; "
+                f"best: {p.get('best_attempt')})")  # fmt: skip
+    head.append(f"=== derivation: {len(derivation.steps)} step(s) ===")
+    tail = []
+    if p.get("note"):
+        tail.append(f"note: {p['note']}")
+    return "\n".join([*head, render_derivation(derivation, shown), *tail])
+
+
+def _html_exporter():
+    try:
+        from veristep.animate import export_html
+    except ImportError:
+        raise InputError("animation export not available (--html)") from None
+
+    def write(derivation: Any, path: Path) -> None:
+        try:
+            path.write_text(export_html(derivation), encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write {path}: {exc.strerror}") from None
+
+    return write
+
+
+class _Progress:
+    """A rich status line on stderr per attempt (on a terminal only; stdout stays clean)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._status: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.console import Console
+
+            self._console = Console(stderr=True)
+            self._status = self._console.status("derive: drafting attempt 1 …")
+            self._status.start()
+        return self
+
+    def attempt(self, attempt: Any) -> None:
+        if self._status is None:
+            return
+        c = attempt.derivation.confidence
+        self._console.log(f"attempt {attempt.index}: {c.tier.icon} {c.summary} "
+                          f"(score {attempt.score:.2f}, {attempt.ms / 1000:.1f} s)")  # fmt: skip
+        self._status.update(f"derive: drafting attempt {attempt.index + 1} …")
+
+    def __exit__(self, *exc: object) -> None:
+        if self._status is not None:
+            self._status.stop()

@@ -1,0 +1,155 @@
+"""``derive``: write a derivation from START to TARGET, ground every step, report the verdict.
+
+The proposer writes LaTeX; the grounding engine judges it; the refine loop keeps the best draft.
+The returned :class:`~veristep.core.verdicts.Derivation` is the JSON contract of DESIGN.md, with
+``proposer`` filled in: the kind, the model, the number of attempts, the usage and the record of
+every attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+from veristep.core.verdicts import Derivation
+from veristep.propose.protocol import Draft, Proposer
+from veristep.propose.refine import Attempt, RefineLoop
+
+PROPOSERS = ("symbolic", "llm", "hybrid")
+DOMAINS = ("auto", "algebra", "calculus", "trigonometry", "sums")
+
+
+def ground_draft(start: str, draft: Draft, target: str, settings: Settings) -> Derivation:
+    """Judge a draft with the grounding engine and attach the proposer's words to each step."""
+    from veristep.grounding import check
+
+    states = [start, *(s.expr_latex for s in draft.steps)]
+    types = [s.change_type for s in draft.steps]
+    derivation = check(states, types, target, settings)
+    for verdict, proposed in zip(derivation.steps, draft.steps, strict=False):
+        verdict.operation = proposed.operation
+        verdict.justification = proposed.justification
+        verdict.change_type = proposed.change_type
+        verdict.expr_latex = proposed.expr_latex
+    return derivation
+
+
+def make_proposer(kind: str, settings: Settings, model: str | None = None) -> Proposer:
+    if kind == "symbolic":
+        from veristep.propose.symbolic.proposer import SymbolicProposer
+
+        return SymbolicProposer(settings)
+    if kind in ("llm", "hybrid"):
+        from veristep.propose.llm.proposer import LLMProposer
+
+        llm = LLMProposer.from_settings(settings, model)
+        if kind == "llm":
+            return llm
+        from veristep.propose.hybrid import HybridProposer
+
+        return HybridProposer(llm, settings)
+    raise InputError(f"unknown proposer {kind!r}; expected one of: {', '.join(PROPOSERS)}")
+
+
+def derive(
+    start: str,
+    target: str,
+    *,
+    settings: Settings | None = None,
+    domain: str = "auto",
+    proposer: str | Proposer = "symbolic",
+    model: str | None = None,
+    attempts: int | None = None,
+    judge: bool | Callable[[Derivation], tuple[float, str]] = False,
+    on_attempt: Callable[[Attempt], None] | None = None,
+) -> Derivation:
+    """Derive ``target`` from ``start``; every step grounded, the best of ``attempts`` drafts kept.
+
+    ``attempts`` defaults to 3 for the symbolic planner (a retry searches around the moves that did
+    not ground) and 1 for a language model.
+    """
+    settings = settings or Settings()
+    _validate(start, "START", settings)
+    _validate(target, "TARGET", settings)
+    if domain not in DOMAINS:
+        raise InputError(f"unknown domain {domain!r}; expected one of: {', '.join(DOMAINS)}")
+    chosen = make_proposer(proposer, settings, model) if isinstance(proposer, str) else proposer
+    if attempts is None:
+        attempts = 3 if chosen.kind == "symbolic" else 1
+    if attempts < 1:
+        raise InputError(f"--attempts must be at least 1, got {attempts}")
+    judge_fn = _make_judge(judge, settings, model)
+    loop = RefineLoop(
+        chosen,
+        lambda s, d, t: ground_draft(s, d, t, settings),
+        attempts=attempts,
+        judge=judge_fn,
+        time_budget_s=max(60.0, attempts * (settings.derive_timeout_s + 30.0)),
+        on_attempt=on_attempt,
+    )
+    best = loop.run(start, target, domain)
+    derivation = best.derivation
+    derivation.proposer = _proposer_record(chosen, loop, best)
+    return derivation
+
+
+def _make_judge(judge: Any, settings: Settings, model: str | None):
+    if judge is False or judge is None:
+        return None
+    if callable(judge):
+        return judge
+    from veristep.propose.llm.judge import PedagogyJudge
+
+    return PedagogyJudge.from_settings(settings, model)
+
+
+def _proposer_record(chosen: Proposer, loop: RefineLoop, best: Attempt) -> dict[str, Any]:
+    usage = _sum_usage([a.draft.usage for a in loop.record])
+    return {
+        "kind": chosen.kind,
+        "model": getattr(chosen, "model", None),
+        "attempts": len(loop.record),
+        "usage": usage,
+        "best_attempt": best.index,
+        "note": best.draft.note,
+        "bridged": best.draft.bridged or None,
+        "history": [a.to_json() for a in loop.record],
+    }
+
+
+def _sum_usage(usages: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    present = [u for u in usages if u]
+    if not present:
+        return None
+    total: dict[str, Any] = {}
+    for u in present:
+        for key, value in u.items():
+            if isinstance(value, int | float):
+                total[key] = total.get(key, 0) + value
+    return total
+
+
+def _validate(text: str, name: str, settings: Settings) -> None:
+    """Reject empty, oversized and unparseable input up front, with the position in the message."""
+    from veristep.mathgraph import parse_latex
+
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"{name} is empty")
+    if len(text) > settings.max_latex_chars:
+        raise InputError(
+            f"{name} is {len(text)} characters long; the limit is {settings.max_latex_chars}",
+            source=text,
+            position=settings.max_latex_chars,
+        )
+    try:
+        parse_latex(text, settings)
+    except InputError as err:
+        raise InputError(
+            f"{name}: {err.message}",
+            source=err.source,
+            position=err.position,
+            length=err.length,
+            hint=err.hint,
+        ) from None

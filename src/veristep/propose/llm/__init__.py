@@ -1,0 +1,1 @@
+"""The LLM proposer: the DSPy ``ProofCompletion`` program and a defensive trajectory reader."""

@@ -1,0 +1,336 @@
+"""Polynomial equations in one unknown: linear moves; quadratics by factoring or completing the
+square.
+
+Every move transforms both sides at once, the way a teacher writes it, and names the operation.
+
+>>> x = sp.Symbol("x")
+>>> p = Problem(start=sp.Eq(3 * x + 5, 11), target=sp.Eq(x, 2), var=x)
+>>> [m.operation for m in polynomial_moves(sp.Eq(3 * x + 5, 11), p)]
+['subtract 5 from both sides']
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from veristep.propose.symbolic.moves import Move, Problem, tex
+
+
+def _has(expr: sp.Basic, x: sp.Symbol) -> bool:
+    return expr.has(x)
+
+
+def _split_terms(expr: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic]:
+    """(terms with x, terms without x) of an expanded sum."""
+    with_x, without = sp.S.Zero, sp.S.Zero
+    for term in sp.Add.make_args(expr):
+        if term.has(x):
+            with_x += term
+        else:
+            without += term
+    return with_x, without
+
+
+def is_polynomial_equation(state: sp.Basic, x: sp.Symbol | None) -> bool:
+    if x is None or not isinstance(state, sp.Eq):
+        return False
+    diff = state.lhs - state.rhs
+    return diff.has(x) and diff.is_polynomial(x)
+
+
+def degree(state: sp.Eq, x: sp.Symbol) -> int:
+    return sp.Poly(sp.expand(state.lhs - state.rhs), x).degree()
+
+
+def _add_both(state: sp.Eq, term: sp.Basic, why: str, name: str = "move-constant") -> Move:
+    """Subtract ``term`` from both sides (or add its negative: the wording follows the sign)."""
+    if term.could_extract_minus_sign():
+        op, shown = "add", -term
+    else:
+        op, shown = "subtract", term
+    word = "to" if op == "add" else "from"
+    new = sp.Eq(sp.expand(state.lhs - term), sp.expand(state.rhs - term))
+    return Move(
+        name,
+        f"{op} {tex(shown)} {word} both sides",
+        why,
+        "rewrite",
+        new,
+    )
+
+
+def _scale(state: sp.Eq, factor: sp.Basic, why: str) -> Move:
+    """Divide both sides by ``factor``."""
+    new = sp.Eq(sp.expand(state.lhs / factor), sp.expand(state.rhs / factor))
+    return Move("divide", f"divide both sides by {tex(factor)}", why, _division_type(factor), new)
+
+
+def _division_type(factor: sp.Basic) -> str:
+    # Dividing by a parameter loses the case where it is zero: claim "solve", not "rewrite".
+    return "solve" if factor.free_symbols else "rewrite"
+
+
+def linear_moves(state: sp.Eq, p: Problem) -> list[Move]:
+    """The next move toward ``x = value`` for an equation of degree one in x."""
+    x = p.var
+    lhs, rhs = state.lhs, state.rhs
+    if sp.expand(lhs) != lhs or sp.expand(rhs) != rhs:
+        new = sp.Eq(sp.expand(lhs), sp.expand(rhs))
+        return [Move("expand", "expand the brackets", "distributive law", "rewrite", new)]
+    lcd = sp.lcm([sp.fraction(sp.together(t))[1] for t in sp.Add.make_args(lhs - rhs)])
+    if lcd != 1 and lcd.is_number:
+        new = sp.Eq(sp.expand(lhs * lcd), sp.expand(rhs * lcd))
+        why = f"clear the fractions; {tex(lcd)} is the least common denominator and is non-zero"
+        return [Move("clear-fractions", f"multiply both sides by {tex(lcd)}", why, "rewrite", new)]
+    if not lhs.has(x) and rhs.has(x):
+        return [
+            Move("swap", "swap the two sides", "equality is symmetric", "rewrite", sp.Eq(rhs, lhs))
+        ]
+    x_right, _ = _split_terms(rhs, x)
+    if x_right != 0:
+        why = "collect the terms with the unknown on the left"
+        return [_add_both(state, x_right, why, "collect-unknown")]
+    _, const_left = _split_terms(lhs, x)
+    if const_left != 0:
+        return [_add_both(state, const_left, "isolate the term with the unknown")]
+    coeff = sp.simplify(lhs / x)
+    if coeff != 1 and not coeff.has(x):
+        why = "isolate the unknown; the coefficient is non-zero"
+        if coeff.free_symbols:
+            why += f" (assuming {tex(coeff)} \\ne 0)"
+        return [_scale(state, coeff, why)]
+    return []
+
+
+def standard_form_move(state: sp.Eq, x: sp.Symbol) -> Move:
+    """Everything on one side, on the side where the leading coefficient is positive."""
+    lhs, rhs = state.lhs, state.rhs
+    diff = sp.expand(lhs - rhs)
+    if sp.Poly(diff, x).LC().could_extract_minus_sign():
+        why = f"subtract {tex(lhs)} from both sides and swap them, so the x^2 term stays positive"
+        op = "bring every term to one side"
+        return Move("standard-form", op, why, "rewrite", sp.Eq(-diff, 0))
+    why = f"subtract {tex(rhs)} from both sides"
+    return Move(
+        "standard-form", "bring every term to the left side", why, "rewrite", sp.Eq(diff, 0)
+    )
+
+
+def _zero_product(state: sp.Eq, factored: sp.Basic, x: sp.Symbol) -> Move | None:
+    factors = [f for f in sp.Mul.make_args(factored) if f.has(x)]
+    if len(factors) < 2:
+        return None
+    cases = [sp.Eq(f.base if isinstance(f, sp.Pow) else f, 0) for f in factors]
+    return Move(
+        "zero-product",
+        "set each factor equal to zero",
+        "a product is zero exactly when one of its factors is zero",
+        "rewrite",
+        sp.Or(*cases),
+    )
+
+
+def quadratic_moves(state: sp.Eq, p: Problem) -> list[Move]:
+    """Candidates for a degree-two equation, in the order a teacher would try them."""
+    x = p.var
+    lhs, rhs = state.lhs, state.rhs
+    poly = sp.Poly(sp.expand(lhs - rhs), x)
+    a, b, c = (poly.coeff_monomial(x**k) for k in (2, 1, 0))
+    moves: list[Move] = []
+    # A factored product equal to zero: split it.
+    if rhs == 0 and isinstance(lhs, sp.Mul | sp.Pow):
+        move = _zero_product(state, lhs, x)
+        if move:
+            return [move]
+    if b == 0 and not rhs.has(x) and lhs == sp.expand(lhs) and not c.free_symbols - {x}:
+        moves += _pure_square_moves(state, x, a, c)
+    if p.wants_pm or a.free_symbols or b.free_symbols or c.free_symbols:
+        moves += complete_square_moves(state, p)
+    if rhs != 0:
+        moves.append(standard_form_move(state, x))
+    else:
+        factored = sp.factor(lhs)
+        if factored != lhs and _zero_product(state, factored, x) is not None:
+            moves.append(
+                Move(
+                    "factor", "factor the left side", "factorisation", "rewrite", sp.Eq(factored, 0)
+                )
+            )
+    moves += complete_square_moves(state, p)
+    return _unique(moves)
+
+
+def _pure_square_moves(state: sp.Eq, x: sp.Symbol, a: sp.Basic, c: sp.Basic) -> list[Move]:
+    lhs, rhs = state.lhs, state.rhs
+    if lhs == a * x**2 and a != 1:
+        return [_scale(state, a, "isolate the square; the coefficient is non-zero")]
+    if lhs == x**2 and not rhs.has(x):
+        if rhs.is_negative:
+            return [
+                Move(
+                    "no-real-root",
+                    "note that a square is never negative",
+                    "no real number squares to a negative number",
+                    "rewrite",
+                    sp.false,
+                )
+            ]
+        root = sp.sqrt(rhs)
+        cases = sp.Or(sp.Eq(x, -root), sp.Eq(x, root)) if root != 0 else sp.Eq(x, 0)
+        return [
+            Move(
+                "square-root",
+                "take the square root of both sides",
+                "u^2 = k with k \\ge 0 means u = \\sqrt{k} or u = -\\sqrt{k}",
+                "rewrite",
+                cases,
+            )
+        ]
+    _, const_left = _split_terms(lhs, x)
+    if const_left != 0:
+        return [_add_both(state, const_left, "isolate the square")]
+    return []
+
+
+def complete_square_moves(state: sp.Eq, p: Problem) -> list[Move]:
+    """Completing the square on ``a x^2 + b x + c = 0``, one move at a time (the formula)."""
+    x = p.var
+    lhs, rhs = state.lhs, state.rhs
+    if isinstance(lhs, sp.Pow) and lhs.exp == 2 and not rhs.has(x):
+        if isinstance(rhs, sp.Add) and sp.together(rhs) != rhs and len(rhs.args) > 1:
+            num, den = sp.fraction(sp.together(rhs))
+            new = sp.Eq(lhs, sp.Mul(sp.expand(num), sp.Pow(den, -1)))
+            return [
+                Move(
+                    "combine-rhs",
+                    "combine the right side over a common denominator",
+                    "add the fractions",
+                    "rewrite",
+                    new,
+                )
+            ]
+        return [_square_root_of_square(lhs.base, rhs, x)]
+    poly = sp.Poly(sp.expand(lhs - rhs), x) if (lhs - rhs).is_polynomial(x) else None
+    if poly is None or poly.degree() != 2:
+        return []
+    a, b, c = (poly.coeff_monomial(x**k) for k in (2, 1, 0))
+    if a == 1 and b != 0 and not rhs.has(x) and sp.expand(lhs - (x + b / 2) ** 2) == 0:
+        return [_perfect_square(state, x, b / 2)]
+    if rhs == 0 and c != 0:
+        return [_add_both(state, c, "keep the terms with the unknown on the left")]
+    if a != 1:
+        why = "make the leading coefficient 1"
+        if a.free_symbols:
+            why += f"; assuming {tex(a)} \\ne 0, as the equation is quadratic"
+        new = sp.Eq(sp.expand(lhs / a), sp.expand(rhs / a))
+        return [Move("divide", f"divide both sides by {tex(a)}", why, _division_type(a), new)]
+    if b == 0:
+        return []
+    half = b / 2
+    if lhs == sp.expand(x**2 + b * x) and not rhs.has(x):
+        sq = half**2
+        new = sp.Eq(lhs + sq, rhs + sq)
+        return [
+            Move(
+                "add-square",
+                f"add {tex(sq)} to both sides",
+                "complete the square: half the coefficient of x, squared",
+                "rewrite",
+                new,
+            )
+        ]
+    return []
+
+
+def _perfect_square(state: sp.Eq, x: sp.Symbol, half: sp.Basic) -> Move:
+    why = f"x^2 + 2 \\cdot {tex(half)} x + ({tex(half)})^2 = (x + {tex(half)})^2"
+    new = sp.Eq(sp.Pow(x + half, 2), state.rhs)
+    return Move("perfect-square", "write the left side as a perfect square", why, "rewrite", new)
+
+
+def _square_root_of_square(base: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move:
+    num, den = sp.fraction(sp.together(rhs))
+    # sqrt(4 a^2) = 2|a|; the ± that follows absorbs the sign, so 2a may be written.
+    root_den = sp.powdenest(sp.sqrt(den), force=True)
+    root = sp.sqrt(num) / root_den
+    why = "u^2 = k means u = \\sqrt{k} or u = -\\sqrt{k}; ± absorbs the sign of the denominator"
+    if num.is_number and num.is_negative:
+        return Move(
+            "no-real-root",
+            "note that a square is never negative",
+            "no real number squares to a negative number",
+            "rewrite",
+            sp.false,
+        )
+    cases = sp.Or(sp.Eq(base, -root), sp.Eq(base, root))
+    return Move("square-root", "take the square root of both sides", why, "rewrite", cases)
+
+
+def _unique(moves: list[Move]) -> list[Move]:
+    seen: set[str] = set()
+    out = []
+    for m in moves:
+        key = sp.srepr(m.state)
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return out
+
+
+def polynomial_moves(state: sp.Basic, p: Problem) -> list[Move]:
+    """Moves for a polynomial equation in ``p.var`` of degree one or two."""
+    if not is_polynomial_equation(state, p.var):
+        return []
+    deg = degree(state, p.var)
+    if deg == 1:
+        return linear_moves(state, p)
+    if deg == 2:
+        return quadratic_moves(state, p)
+    return _higher_degree_moves(state, p)
+
+
+def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
+    x = p.var
+    lhs, rhs = state.lhs, state.rhs
+    if not lhs.has(x) and rhs.has(x):
+        return [Move("swap", "swap the two sides", "equality is symmetric", "rewrite",
+                     sp.Eq(rhs, lhs))]  # fmt: skip
+    root = _nth_root_move(lhs, rhs, x)
+    if root is not None:
+        return [root]
+    if rhs != 0:
+        return [standard_form_move(state, x)]
+    if isinstance(lhs, sp.Mul):
+        move = _zero_product(state, lhs, x)
+        return [move] if move else []
+    factored = sp.factor(lhs)
+    if factored != lhs and isinstance(factored, sp.Mul):
+        return [
+            Move("factor", "factor the left side", "factorisation", "rewrite", sp.Eq(factored, 0))
+        ]
+    return []
+
+
+def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:
+    """x^n = c: the real n-th roots (two for even n and c > 0, one for odd n)."""
+    if not (isinstance(lhs, sp.Pow) and lhs.base == x and lhs.exp.is_Integer and lhs.exp > 2):
+        return None
+    if not rhs.is_number or not rhs.is_real:
+        return None
+    n = int(lhs.exp)
+    if n % 2 == 1:
+        root = sp.real_root(rhs, n)
+        why = f"u \\mapsto u^{n} is one-to-one for odd {n}"
+        op = f"take the real {_ordinal(n)} root of both sides"
+        return Move("nth-root", op, why, "rewrite", sp.Eq(x, root))
+    if rhs.is_negative:
+        return Move("no-real-root", "note that an even power is never negative",
+                    "no real number has a negative even power", "rewrite", sp.false)  # fmt: skip
+    root = sp.root(rhs, n)
+    cases = sp.Or(sp.Eq(x, -root), sp.Eq(x, root)) if root != 0 else sp.Eq(x, 0)
+    why = f"u^{n} = k with k \\ge 0 means u = \\pm k^{{1/{n}}}"
+    return Move("nth-root", f"take the {_ordinal(n)} root of both sides", why, "rewrite", cases)
+
+
+def _ordinal(n: int) -> str:
+    return {3: "cube", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")

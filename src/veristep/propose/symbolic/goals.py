@@ -1,0 +1,70 @@
+"""When has the planner arrived? Solved forms, and the comparison of a state with the target.
+
+>>> x = sp.Symbol("x")
+>>> solved_values(sp.Or(sp.Eq(x, 2), sp.Eq(-2, x)), x) in ([2, -2], [-2, 2])
+True
+>>> same_solutions(sp.Or(sp.Eq(x, 2), sp.Eq(x, -2)), sp.Or(sp.Eq(x, -2), sp.Eq(x, 2)), x)
+True
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+
+def solved_values(state: sp.Basic, x: sp.Symbol | None) -> list[sp.Basic] | None:
+    """The values of ``x`` when the state reads ``x = v`` (or a disjunction of such); else None."""
+    if x is None:
+        return None
+    if state is sp.false:
+        return []
+    cases = state.args if isinstance(state, sp.Or) else (state,)
+    values = []
+    for case in cases:
+        if not isinstance(case, sp.Eq):
+            return None
+        if case.lhs == x and not case.rhs.has(x):
+            values.append(case.rhs)
+        elif case.rhs == x and not case.lhs.has(x):
+            values.append(case.lhs)
+        else:
+            return None
+    return values
+
+
+def _equal(a: sp.Basic, b: sp.Basic) -> bool:
+    if a == b:
+        return True
+    try:
+        diff = sp.simplify(a - b)
+    except (TypeError, ValueError):
+        return False
+    return diff == 0
+
+
+def same_solutions(state: sp.Basic, target: sp.Basic, x: sp.Symbol | None) -> bool:
+    """Both are solved forms listing the same values (in any order, duplicates ignored)."""
+    mine, theirs = solved_values(state, x), solved_values(target, x)
+    if mine is None or theirs is None:
+        return False
+    covered = all(any(_equal(m, t) for t in theirs) for m in mine)
+    return covered and all(any(_equal(m, t) for m in mine) for t in theirs)
+
+
+def same_equation(state: sp.Basic, target: sp.Basic) -> bool:
+    """Two equations whose sides differ by the same rearrangement (lhs − rhs equal up to a sign)."""
+    if not (isinstance(state, sp.Eq) and isinstance(target, sp.Eq)):
+        return False
+    mine = sp.expand(state.lhs - state.rhs)
+    theirs = sp.expand(target.lhs - target.rhs)
+    return sp.expand(mine - theirs) == 0 or sp.expand(mine + theirs) == 0
+
+
+def same_expression(state: sp.Basic, target: sp.Basic) -> bool:
+    if not (isinstance(state, sp.Expr) and isinstance(target, sp.Expr)):
+        return False
+    return _equal(state.doit(), target.doit())
+
+
+def identical(state: sp.Basic, target: sp.Basic) -> bool:
+    return sp.srepr(state) == sp.srepr(target)

@@ -1,0 +1,69 @@
+"""The unit of the planner: one move a teacher would write, and the problem it works toward.
+
+A move is a plain value: the state it reaches (a SymPy object), the words for what was done and why,
+and the proposer's advisory ``change_type``. Strategy modules are functions from the current
+state to an ordered list of candidate moves; the planner (``planner.py``) searches over them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+
+@dataclass(frozen=True)
+class Move:
+    name: str  # a stable identifier of the kind of move, used to ban it after a failed grounding
+    operation: str
+    justification: str
+    change_type: str
+    state: sp.Basic
+    latex: str | None = None  # overrides the printed state (only the ± form needs it)
+
+
+@dataclass
+class Problem:
+    """What the planner knows about the task: the unknown, the original equation, the target."""
+
+    start: sp.Basic
+    target: sp.Basic | None
+    var: sp.Symbol | None
+    target_latex: str = ""
+    wants_pm: bool = False  # the target is written with \pm
+    banned: set[tuple[str, str]] = field(default_factory=set)  # (state key, move name)
+    deadline: float | None = None  # time.monotonic() after which no new rewrite is started
+
+
+Strategy = Callable[[sp.Basic, Problem], list[Move]]
+
+
+def state_key(state: sp.Basic) -> str:
+    """A stable key for a state, so a move that failed grounding there is not tried again."""
+    return sp.srepr(state)
+
+
+def pick_var(*exprs: sp.Basic | None) -> sp.Symbol | None:
+    """The unknown: ``x`` when present, else the only free symbol, else the alphabetically first.
+
+    >>> a, x = sp.symbols("a x")
+    >>> pick_var(sp.Eq(a * x, 1)), pick_var(sp.Eq(a, 1))
+    (x, a)
+    """
+    symbols: set[sp.Symbol] = set()
+    for expr in exprs:
+        if expr is not None:
+            symbols |= {s for s in expr.free_symbols if isinstance(s, sp.Symbol)}
+    for preferred in ("x", "y", "t", "z", "n"):
+        for s in symbols:
+            if s.name == preferred:
+                return s
+    return min(symbols, key=lambda s: s.name) if symbols else None
+
+
+def tex(expr: sp.Basic) -> str:
+    """Inline LaTeX of a term inside an operation's wording."""
+    from veristep.propose.symbolic.printer import to_latex
+
+    return to_latex(expr)

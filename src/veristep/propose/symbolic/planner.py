@@ -1,0 +1,333 @@
+"""The offline planner: a best-first search over teacher moves from the start toward the target.
+
+Each state offers a few candidate moves (from the strategy modules, most specific first); the search
+expands the cheapest path first — fewest moves, then closest to the target's shape — and stops at
+the first state that *is* the target (same solutions for an equation, the same expression tree
+otherwise). When only a mathematically equal state was found, a last step rewrites it into the
+requested form, so the endpoint is the target as written. When nothing reaches the target within
+the node and time budget, the plan says so and keeps the longest honest progress.
+
+>>> x = sp.Symbol("x")
+>>> result = plan(sp.Eq(2 * (x + 3), 5 * x - 9), sp.Eq(x, 5))
+>>> result.reached, len(result.steps)
+(True, 3)
+>>> [s.operation for s in result.steps][-1]
+'divide both sides by -3'
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from veristep.propose.symbolic import goals
+from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_derivative
+from veristep.propose.symbolic.equations import polynomial_moves
+from veristep.propose.symbolic.expressions import arithmetic_move, rewrite_moves
+from veristep.propose.symbolic.integrals import has_pending_integral, integral_moves
+from veristep.propose.symbolic.limits import has_pending_limit, limit_moves
+from veristep.propose.symbolic.moves import Move, Problem, pick_var, state_key
+from veristep.propose.symbolic.printer import to_latex
+from veristep.propose.symbolic.special_equations import (
+    candidate_check_moves,
+    confirm_candidates_move,
+    evaluate_power_move,
+    special_moves,
+)
+from veristep.propose.symbolic.sums import has_pending_sum, sum_moves
+
+
+@dataclass(frozen=True)
+class PlannedStep:
+    name: str
+    operation: str
+    justification: str
+    change_type: str
+    latex: str
+    from_key: str  # the state the move was applied to (to ban it there if it fails grounding)
+
+
+@dataclass
+class Plan:
+    steps: list[PlannedStep]
+    reached: bool
+    message: str
+    nodes: int = 0
+    ms: float = 0.0
+
+
+@dataclass(order=True)
+class _Node:
+    priority: float
+    order: int
+    state: sp.Basic = field(compare=False)
+    path: tuple[Move, ...] = field(compare=False, default=())
+
+
+def plan(
+    start: sp.Basic,
+    target: sp.Basic,
+    *,
+    target_latex: str = "",
+    banned: frozenset[tuple[str, str]] = frozenset(),
+    budget_s: float = 10.0,
+    max_nodes: int = 120,
+    max_depth: int = 18,
+) -> Plan:
+    """Search for a chain of moves from ``start`` to ``target`` (SymPy objects)."""
+    began = time.monotonic()
+    wants_pm = "\\pm" in target_latex
+    p = Problem(start, target, pick_var(start, target), target_latex, wants_pm, set(banned))
+    p.deadline = began + budget_s
+    counter = itertools.count()
+    frontier = [_Node(0.0, next(counter), start)]
+    seen = {state_key(start)}
+    best_equal: _Node | None = None
+    deepest = frontier[0]
+    nodes = 0
+    while frontier and nodes < max_nodes and time.monotonic() - began < budget_s:
+        node = heapq.heappop(frontier)
+        nodes += 1
+        verdict = _arrived(node.state, p)
+        if verdict == "exact":
+            return _finish(node.path, p, began, nodes, exact=True)
+        if verdict == "equal" and (best_equal is None or p.wants_pm):
+            # For the ± form the later equal state (roots over one denominator) reads better.
+            best_equal = node
+        if _progress(node, p) > _progress(deepest, p):
+            deepest = node
+        if len(node.path) >= max_depth:
+            continue
+        for move in candidates(node.state, p):
+            key = state_key(move.state)
+            if key in seen or (state_key(node.state), move.name) in p.banned:
+                continue
+            seen.add(key)
+            path = (*node.path, move)
+            heapq.heappush(
+                frontier, _Node(_priority(move, path, p), next(counter), move.state, path)
+            )
+    if best_equal is not None:
+        return _finish(best_equal.path, p, began, nodes, exact=False)
+    why = "ran out of time" if time.monotonic() - began >= budget_s else "no move sequence found"
+    message = f"target not reached: {why} after {nodes} states; shown is the furthest progress"
+    return Plan(_steps(start, deepest.path), False, message, nodes, _ms(began))
+
+
+def _progress(node: _Node, p: Problem) -> tuple[int, int]:
+    """How far a node got, for the honest partial answer: solved forms first (by the shortest
+    path), then the deepest path."""
+    if goals.solved_values(node.state, p.var) is not None and not candidates_pending(node.state):
+        return (1, -len(node.path))
+    return (0, len(node.path))
+
+
+def candidates(state: sp.Basic, p: Problem) -> list[Move]:
+    """The candidate moves at ``state``, most specific strategy first.
+
+    A strategy that trips over an unusual SymPy object offers no move there; the search goes on
+    elsewhere rather than losing the whole plan.
+    """
+    try:
+        return _candidates(state, p)
+    except (ArithmeticError, AttributeError, NotImplementedError, TypeError, ValueError,
+            sp.PolynomialError, RecursionError):  # fmt: skip
+        return []
+
+
+def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
+    if has_pending_derivative(state):
+        return derivative_moves(state, p)
+    if has_pending_integral(state):
+        return integral_moves(state, p)
+    if has_pending_limit(state):
+        return limit_moves(state, p)
+    if has_pending_sum(state):
+        return sum_moves(state, p)
+    if isinstance(state, sp.Expr):
+        # Plain numbers left by a calculus move: do the arithmetic; otherwise a named rewrite.
+        if not state.free_symbols:
+            return arithmetic_move(state) + rewrite_moves(state, p)
+        return rewrite_moves(state, p) + arithmetic_move(state)
+    return _statement_moves(state, p)
+
+
+def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
+    values = goals.solved_values(state, p.var)
+    if values is not None:
+        return (
+            candidate_check_moves(state, p, values)
+            + evaluate_power_move(state)
+            + _common_denominator_move(state, p, values)
+        )
+    if isinstance(state, sp.Or):
+        return _lift_over_cases(state, p)
+    moves = special_moves(state, p) + polynomial_moves(state, p)
+    return moves or _cas_solve_move(state, p)
+
+
+def _lift_over_cases(state: sp.Or, p: Problem) -> list[Move]:
+    """Apply the next move to every unsolved case at once ("in each case, ...")."""
+    replaced, operations, whys, names_used = [], [], [], []
+    for case in state.args:
+        if goals.solved_values(case, p.var) is not None:
+            replaced.append(case)
+            continue
+        moves = special_moves(case, p) + polynomial_moves(case, p)
+        if not moves:
+            return []
+        replaced.append(moves[0].state)
+        operations.append(moves[0].operation)
+        names_used.append(moves[0].name)
+        whys.append(moves[0].justification)
+    if not operations:
+        return []
+    if len(set(operations)) == 1:
+        operation = "in each case, " + operations[0]
+    elif len(set(names_used)) == 1 and names_used[0] in _CASE_WORDS:
+        operation = "in each case, " + _CASE_WORDS[names_used[0]]
+    else:
+        operation = "; ".join(operations)
+    why = "; ".join(dict.fromkeys(whys))
+    return [Move("cases", operation, why, "rewrite", sp.Or(*replaced))]
+
+
+_CASE_WORDS = {
+    "move-constant": "move the constant term to the right side",
+    "collect-unknown": "bring the terms with the unknown to the left side",
+    "divide": "divide both sides by the coefficient of the unknown",
+}
+
+
+def _common_denominator_move(state: sp.Basic, p: Problem, values: list[sp.Basic]) -> list[Move]:
+    if not p.wants_pm or len(values) != 2:
+        return []
+    combined = [sp.together(v) for v in values]
+    if all(goals.identical(a, b) for a, b in zip(combined, values, strict=True)):
+        return []
+    new = sp.Or(*[sp.Eq(p.var, v) for v in combined])
+    return [
+        Move(
+            "common-denominator",
+            "write each root over a common denominator",
+            "add the fractions",
+            "rewrite",
+            new,
+        )
+    ]
+
+
+def _cas_solve_move(state: sp.Basic, p: Problem) -> list[Move]:
+    """Last resort: SymPy's solver in one step, labelled as such (never a teacher's move).
+
+    Only a complete, finite real solution set is written: a partial answer (the principal roots
+    of a trigonometric equation) would be a wrong step.
+    """
+    if p.var is None or not isinstance(state, sp.Eq):
+        return []
+    try:
+        roots = sp.solveset(state, p.var, sp.S.Reals)
+    except (NotImplementedError, ValueError, TypeError):
+        return []
+    if not isinstance(roots, sp.FiniteSet):
+        return []
+    ordered = sorted(roots, key=sp.default_sort_key)
+    new = sp.Or(*[sp.Eq(p.var, r) for r in ordered]) if ordered else sp.false
+    why = "solved by the computer algebra system in one step"
+    return [Move("cas-solve", f"solve for {to_latex(p.var)}", why, "solve", new)]
+
+
+def _arrived(state: sp.Basic, p: Problem) -> str | None:
+    """'exact' (the state is the target), 'equal' (same mathematics, other form) or None."""
+    target = p.target
+    if target is None:
+        return None
+    if goals.identical(state, target):
+        return "equal" if p.wants_pm else "exact"
+    if isinstance(target, sp.Expr):
+        if candidates_pending(state):
+            return None
+        return "equal" if goals.same_expression(state, target) else None
+    if goals.same_solutions(state, target, p.var):
+        return "exact" if not p.wants_pm else "equal"
+    if goals.solved_values(target, p.var) is None and goals.same_equation(state, target):
+        return "equal"
+    return None
+
+
+def candidates_pending(state: sp.Basic) -> bool:
+    return any(
+        check(state)
+        for check in (
+            has_pending_derivative,
+            has_pending_integral,
+            has_pending_limit,
+            has_pending_sum,
+        )
+    )
+
+
+def _priority(move: Move, path: tuple[Move, ...], p: Problem) -> float:
+    # Fewest moves first; among equal lengths, the state whose size is closest to the target's.
+    if p.target is None or not isinstance(move.state, sp.Expr):
+        return float(len(path))
+    gap = abs(sp.count_ops(move.state) - sp.count_ops(p.target))
+    return len(path) + gap / (10.0 + gap)
+
+
+def _finish(path: tuple[Move, ...], p: Problem, began: float, nodes: int, *, exact: bool) -> Plan:
+    path = _with_confirmation(path, p)
+    steps = _steps(p.start, path)
+    if not exact and p.target is not None:
+        last = path[-1].state if path else p.start
+        operation = "write the two roots with \\pm" if p.wants_pm else "write in the requested form"
+        latex = p.target_latex or to_latex(p.target)
+        steps.append(
+            PlannedStep(
+                "target-form",
+                operation,
+                "the same mathematics, rearranged",
+                "rewrite",
+                latex,
+                state_key(last),
+            )
+        )
+    return Plan(steps, True, "target reached", nodes, _ms(began))
+
+
+def _with_confirmation(path: tuple[Move, ...], p: Problem) -> tuple[Move, ...]:
+    """Add the explicit candidate check when the moves could have added roots and none was cut."""
+    if not path or any(m.name == "reject-extraneous" for m in path):
+        return path
+    last = path[-1].state
+    values = goals.solved_values(last, p.var)
+    if values is None:
+        return path
+    check = confirm_candidates_move(last, p, values)
+    return (*path, check) if check is not None else path
+
+
+def _steps(start: sp.Basic, path: tuple[Move, ...]) -> list[PlannedStep]:
+    out, prev = [], start
+    for move in path:
+        latex = move.latex or to_latex(move.state)
+        out.append(
+            PlannedStep(
+                move.name,
+                move.operation,
+                move.justification,
+                move.change_type,
+                latex,
+                state_key(prev),
+            )
+        )
+        prev = move.state
+    return out
+
+
+def _ms(began: float) -> float:
+    return (time.monotonic() - began) * 1000.0

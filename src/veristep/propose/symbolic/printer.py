@@ -1,0 +1,75 @@
+"""LaTeX for planner states: SymPy's style, with the few notations a reader (and our parser) needs.
+
+SymPy's own printer is almost right; the exceptions are exactly the places where its output would be
+ambiguous or outside the whitelisted notation: an unevaluated derivative must bracket its body
+(``\\frac{d}{dx} x^{2} \\sin x`` could mean either factor), integrals drop ``\\limits``, and a
+disjunction of roots is written with ``\\lor``.
+
+>>> import sympy as sp
+>>> x = sp.Symbol("x")
+>>> to_latex(sp.Derivative(x**2, x) * sp.sin(x))
+'\\\\sin{\\\\left(x \\\\right)} \\\\cdot \\\\frac{d}{dx}\\\\left(x^{2}\\\\right)'
+>>> to_latex(sp.Or(sp.Eq(x, 2), sp.Eq(x, -2)))
+'x = -2 \\\\lor x = 2'
+>>> to_latex(sp.Integral(x**2, (x, 0, 1)))
+'\\\\int_{0}^{1} x^{2} \\\\, dx'
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+
+class _StatePrinter(LatexPrinter):
+    def __init__(self) -> None:
+        super().__init__({"ln_notation": True, "mul_symbol": "dot"})
+
+    def _print_Derivative(self, expr: sp.Derivative) -> str:
+        (var, count), *rest = expr.variable_count
+        if rest or count != 1:
+            return super()._print_Derivative(expr)
+        return rf"\frac{{d}}{{d{self._print(var)}}}\left({self._print(expr.expr)}\right)"
+
+    def _print_Integral(self, expr: sp.Integral) -> str:
+        if len(expr.limits) != 1 or len(expr.limits[0]) != 3:
+            return super()._print_Integral(expr)
+        var, low, high = expr.limits[0]
+        body = self._print(expr.function)
+        if isinstance(expr.function, sp.Add):
+            body = rf"\left({body}\right)"
+        return rf"\int_{{{self._print(low)}}}^{{{self._print(high)}}} {body} \, d{self._print(var)}"
+
+    def _print_Limit(self, expr: sp.Limit) -> str:
+        body, var, point, direction = expr.args
+        approach = self._print(point)
+        if point.is_finite and str(direction) in ("+", "-"):
+            approach += "^{" + str(direction) + "}"
+        return rf"\lim_{{{self._print(var)} \to {approach}}} \left({self._print(body)}\right)"
+
+    def _print_Or(self, expr: sp.Or) -> str:
+        return " \\lor ".join(self._print(arg) for arg in _ordered_cases(expr))
+
+    def _print_And(self, expr: sp.And) -> str:
+        return " \\land ".join(self._print(arg) for arg in expr.args)
+
+
+def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
+    # Roots read best in increasing order when they are numbers; otherwise keep SymPy's order.
+    args = list(expr.args)
+    try:
+        return sorted(args, key=lambda a: float(a.rhs) if isinstance(a, sp.Eq) else 0.0)
+    except (TypeError, ValueError):
+        return args
+
+
+_PRINTER = _StatePrinter()
+
+
+def to_latex(expr: sp.Basic) -> str:
+    """The LaTeX of one planner state."""
+    if expr is sp.true:
+        return r"\top"
+    if expr is sp.false:
+        return r"\bot"
+    return _PRINTER.doprint(expr)

@@ -1,0 +1,79 @@
+"""The symbolic planner behind the :class:`~veristep.propose.protocol.Proposer` protocol.
+
+Start and target are parsed by ``mathgraph`` (the same parser the grounding engine uses, so the
+planner and the checker read the same mathematics), the search runs in a killable CAS worker under
+``settings.derive_timeout_s``, and feedback from a failed grounding bans the weak moves at the
+states where they were tried, so the next attempt searches around them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from veristep.core.settings import Settings
+from veristep.propose.protocol import Draft, Feedback, ProposedStep
+
+# The worker gets a little longer than the planner's own clock, which it checks between moves.
+_GRACE_S = 2.0
+
+
+def latex_to_sympy(latex: str, settings: Settings) -> Any:
+    """Parse LaTeX with the project's parser and convert it to SymPy (InputError when it fails)."""
+    from veristep.mathgraph import parse_latex, to_sympy
+
+    return to_sympy(parse_latex(latex, settings), real=settings.domain == "real", settings=settings)
+
+
+class SymbolicProposer:
+    kind = "symbolic"
+    model: str | None = None
+    deterministic = True  # the same feedback gives the same plan: retry only after a ban
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.banned: set[tuple[str, str]] = set()
+
+    def propose(
+        self, start: str, target: str, domain: str = "auto", feedback: Feedback | None = None
+    ) -> Draft:
+        from veristep.core.pool import run_cas
+        from veristep.propose.symbolic.planner import plan
+
+        try:
+            start_expr = latex_to_sympy(start, self.settings)
+            target_expr = latex_to_sympy(target, self.settings)
+        except (TypeError, ValueError, NotImplementedError, RecursionError) as exc:
+            # Well-formed LaTeX that SymPy cannot hold: nothing to plan on; grounding reports it.
+            note = f"the planner cannot read the problem: {type(exc).__name__}: {exc}"
+            return Draft([], self.kind, note=note)
+        self._learn(feedback)
+        budget = self.settings.derive_timeout_s
+        result = run_cas(
+            plan,
+            start_expr,
+            target_expr,
+            settings=self.settings,
+            timeout_s=budget + _GRACE_S,
+            target_latex=target,
+            banned=frozenset(self.banned),
+            budget_s=budget,
+        )
+        if result.status != "ok":
+            why = result.error or result.status
+            return Draft([], self.kind, note=f"planner stopped ({result.status}): {why}")
+        found = result.value
+        steps = [
+            ProposedStep(s.operation, s.latex, s.justification, s.change_type) for s in found.steps
+        ]
+        keys = [(s.from_key, s.name) for s in found.steps]
+        meta = {"keys": keys, "reached": found.reached, "nodes": found.nodes, "ms": found.ms}
+        return Draft(steps, self.kind, note=found.message, meta=meta)
+
+    def _learn(self, feedback: Feedback | None) -> None:
+        """Ban every move that did not ground, at the state where it was applied."""
+        if feedback is None or feedback.previous is None:
+            return
+        keys = feedback.previous.meta.get("keys", [])
+        for index in feedback.weak_steps:
+            if 1 <= index <= len(keys):
+                self.banned.add(tuple(keys[index - 1]))

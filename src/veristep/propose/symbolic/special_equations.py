@@ -1,0 +1,351 @@
+"""Equations that need one preparatory move before the polynomial moves apply.
+
+Rational equations (multiply by the common denominator), radical equations (isolate, square),
+absolute values (split into cases), exponential and logarithmic equations, and the final check of
+candidate roots against the original equation, which rejects extraneous roots explicitly.
+
+>>> x = sp.Symbol("x")
+>>> p = Problem(start=sp.Eq(sp.Abs(2 * x - 1), 5), target=None, var=x)
+>>> to_latex(special_moves(p.start, p)[0].state)
+'2 \\\\cdot x - 1 = -5 \\\\lor 2 \\\\cdot x - 1 = 5'
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from veristep.propose.symbolic.moves import Move, Problem, tex
+from veristep.propose.symbolic.printer import to_latex
+
+
+def special_moves(state: sp.Basic, p: Problem) -> list[Move]:
+    if p.var is None or not isinstance(state, sp.Eq):
+        return []
+    for strategy in (_absolute_moves, _radical_moves, _rational_moves, _exp_moves, _log_moves):
+        moves = strategy(state, p.var)
+        if moves:
+            return moves
+    return []
+
+
+def _absolute_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    lhs, rhs = state.lhs, state.rhs
+    if isinstance(rhs, sp.Abs) and not isinstance(lhs, sp.Abs):
+        lhs, rhs = rhs, lhs
+    if not isinstance(lhs, sp.Abs):
+        abs_terms = [t for t in sp.Add.make_args(lhs) if t.has(sp.Abs) and t.has(x)]
+        coeff, rest_of_term = lhs.as_independent(x, as_Add=False)
+        if isinstance(rest_of_term, sp.Abs) and coeff.is_number and coeff != 1:
+            new = sp.Eq(rest_of_term, rhs / coeff)
+            op = f"divide both sides by {tex(coeff)}"
+            return [Move("divide", op, "isolate the absolute value", "rewrite", new)]
+        if len(abs_terms) == 1 and lhs != abs_terms[0]:
+            rest = lhs - abs_terms[0]
+            new = sp.Eq(abs_terms[0], rhs - rest)
+            op = f"subtract {tex(rest)} from both sides"
+            return [Move("isolate-abs", op, "isolate the absolute value", "rewrite", new)]
+        return []
+    inner = lhs.args[0]
+    if rhs.is_number and rhs.is_negative:
+        return [
+            Move(
+                "abs-negative",
+                "note that an absolute value is never negative",
+                f"|u| \\ge 0 > {tex(rhs)}",
+                "rewrite",
+                sp.false,
+            )
+        ]
+    cases = sp.Or(sp.Eq(inner, rhs), sp.Eq(inner, -rhs))
+    why = "|u| = k means u = k or u = -k"
+    change = "rewrite"
+    if rhs.has(x):
+        # The cases drop the condition k >= 0, so they may add roots: a widening step.
+        why += f"; candidates are checked afterwards, since {tex(rhs)} must be non-negative"
+        change = "solve"
+    op = "split into the two cases of the absolute value"
+    return [Move("abs-cases", op, why, change, cases)]
+
+
+def _radicals(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
+    return [a for a in expr.atoms(sp.Pow) if a.exp == sp.Rational(1, 2) and a.base.has(x)]
+
+
+def _radical_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    lhs, rhs = state.lhs, state.rhs
+    if not _radicals(lhs, x) and _radicals(rhs, x):
+        return [
+            Move("swap", "swap the two sides", "equality is symmetric", "rewrite", sp.Eq(rhs, lhs))
+        ]
+    roots = _radicals(lhs, x)
+    if not roots:
+        return []
+    rad_terms = [t for t in sp.Add.make_args(lhs) if _radicals(t, x)]
+    others = lhs - sp.Add(*rad_terms)
+    if len(rad_terms) == 1 and others != 0:
+        new = sp.Eq(rad_terms[0], rhs - others)
+        return [
+            Move(
+                "isolate-root",
+                f"subtract {tex(others)} from both sides",
+                "isolate the square root",
+                "rewrite",
+                new,
+            )
+        ]
+    if len(rad_terms) == 1:
+        new = sp.Eq(sp.expand(lhs**2), sp.Pow(rhs, 2) if isinstance(rhs, sp.Add) else rhs**2)
+        why = (
+            "squaring keeps every solution but may add extraneous ones; "
+            "the candidates are checked in the original equation at the end"
+        )
+        return [Move("square", "square both sides", why, "solve", new)]
+    return []
+
+
+def _rational_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    terms = sp.Add.make_args(state.lhs) + sp.Add.make_args(state.rhs)
+    dens = [sp.fraction(sp.together(t))[1] for t in terms]
+    if not any(d.has(x) for d in dens):
+        return []
+    lcd = sp.factor(sp.lcm(dens))  # numeric denominators too: no fraction survives the move
+    excluded = sorted(sp.solve(lcd, x), key=sp.default_sort_key)
+    shown = ", ".join(f"{tex(x)} \\ne {tex(v)}" for v in excluded) or "none"
+    new = sp.Eq(sp.expand(sp.cancel(state.lhs * lcd)), sp.expand(sp.cancel(state.rhs * lcd)))
+    why = (
+        f"clear the denominators; valid only where they are non-zero ({shown}), "
+        "so those excluded values are checked at the end"
+    )
+    return [Move("clear-denominators", f"multiply both sides by {tex(lcd)}", why, "solve", new)]
+
+
+def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    lhs, rhs = state.lhs, state.rhs
+    if isinstance(rhs, sp.Pow | sp.exp) and rhs.has(x) and not lhs.has(x):
+        return [
+            Move("swap", "swap the two sides", "equality is symmetric", "rewrite", sp.Eq(rhs, lhs))
+        ]
+    if isinstance(lhs, sp.exp) and not rhs.has(x):
+        if not (rhs.is_positive):
+            return []
+        new = sp.Eq(lhs.args[0], sp.log(rhs))
+        return [
+            Move(
+                "take-ln",
+                "take the natural logarithm of both sides",
+                "\\ln is the inverse of e^u on positive numbers",
+                "rewrite",
+                new,
+            )
+        ]
+    if not (isinstance(lhs, sp.Pow) and lhs.base.is_number and lhs.exp.has(x)) or rhs.has(x):
+        return []
+    base, expo = lhs.base, lhs.exp
+    if isinstance(rhs, sp.Pow) and rhs.base == base:
+        new = sp.Eq(expo, rhs.exp)
+        return [
+            Move(
+                "equate-exponents",
+                "equate the exponents",
+                f"u \\mapsto {tex(base)}^u is one-to-one",
+                "rewrite",
+                new,
+            )
+        ]
+    if not rhs.is_positive:
+        return []
+    take_ln = Move(
+        "take-ln",
+        "take the natural logarithm of both sides",
+        "\\ln(b^u) = u \\ln b",
+        "rewrite",
+        sp.Eq(expo * sp.log(base), sp.log(rhs)),
+    )
+    k = sp.simplify(sp.log(rhs) / sp.log(base))
+    if k.is_Rational:
+        new = sp.Eq(lhs, sp.Pow(base, k, evaluate=False))
+        same_base = Move(
+            "same-base",
+            f"write {tex(rhs)} as a power of {tex(base)}",
+            f"{tex(rhs)} = {tex(base)}^{{{tex(k)}}}",
+            "rewrite",
+            new,
+        )
+        return [same_base, take_ln]
+    return [take_ln]
+
+
+def _log_terms(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
+    return [t for t in sp.Add.make_args(expr) if t.has(sp.log) and t.has(x)]
+
+
+def _log_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    lhs, rhs = state.lhs, state.rhs
+    left, right = _log_terms(lhs, x), _log_terms(rhs, x)
+    if right and left:
+        moved = sp.Add(*right)
+        new = sp.Eq(lhs - moved, rhs - moved)
+        why = "subtract the same logarithm from both sides"
+        return [Move("collect-logs", "bring the logarithms to the left side", why, "rewrite", new)]
+    others = lhs - sp.Add(*left)
+    if left and others != 0 and not others.has(x):
+        new = sp.Eq(sp.Add(*left), rhs - others)
+        if others.could_extract_minus_sign():
+            op = f"add {tex(-others)} to both sides"
+        else:
+            op = f"subtract {tex(others)} from both sides"
+        return [Move("move-constant", op, "isolate the logarithms", "rewrite", new)]
+    if len(left) >= 2 and not rhs.has(x):
+        combined = _combine_logs(left, x)
+        moves = _natural_log_moves(state, left, x)
+        if combined is not None:
+            why = (
+                "\\log u + \\log v = \\log(uv) and \\log u - \\log v = \\log(u/v); the "
+                "arguments must stay positive, so candidates are checked at the end"
+            )
+            moves.append(Move("combine-logs", "combine the logarithms", why, "solve",
+                              sp.Eq(combined, rhs)))  # fmt: skip
+        if moves:
+            return moves
+    return _single_log_moves(state, x)
+
+
+def _natural_log_moves(state: sp.Eq, terms: list[sp.Basic], x: sp.Symbol) -> list[Move]:
+    """Logarithms in base b carry 1/ln b: multiplying it away leaves natural logarithms."""
+    size = abs(terms[0].as_independent(x, as_Add=False)[0])
+    if size == 1 or size.free_symbols:
+        return []
+    # expand_mul, not expand: expand would also split log(2x) into log 2 + log x (x > 0 only).
+    new = sp.Eq(sp.expand_mul(state.lhs / size), sp.expand_mul(state.rhs / size))
+    why = "\\log_b u = \\frac{\\ln u}{\\ln b}: write the logarithms as natural logarithms"
+    return [Move("natural-logs", f"multiply both sides by {tex(1 / size)}", why, "rewrite", new)]
+
+
+def _combine_logs(terms: list[sp.Basic], x: sp.Symbol) -> sp.Basic | None:
+    """k log u ± k log v → k log(u v^{±1}) when every term carries the same |k| (the same base)."""
+    parts = [t.as_independent(x, as_Add=False) for t in terms]
+    if not all(isinstance(rest, sp.log) for _, rest in parts):
+        return None
+    size = abs(parts[0][0])
+    if any(sp.simplify(abs(k) - size) != 0 for k, _ in parts):
+        return None
+    argument = sp.Mul(*[rest.args[0] ** sp.sign(k) for k, rest in parts])
+    combined = sp.log(sp.factor(sp.together(argument)))
+    return combined if size == 1 else sp.Mul(size, combined, evaluate=False)
+
+
+def _single_log_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    lhs, rhs = state.lhs, state.rhs
+    coeff, rest = lhs.as_independent(x, as_Add=False)
+    if isinstance(rest, sp.log) and not rhs.has(x) and coeff != 1:
+        base = sp.exp(1 / coeff)
+        base = sp.nsimplify(base) if base.is_number else base
+        if base.is_Integer:
+            new = sp.Eq(rest.args[0], sp.Pow(base, rhs, evaluate=False))
+            why = f"\\log_{{{tex(base)}}} u = k means u = {tex(base)}^k"
+            return [Move("exp-form", "rewrite in exponential form", why, "rewrite", new)]
+        return [_scale_log(state, coeff)]
+    if isinstance(lhs, sp.log) and not rhs.has(x):
+        new = sp.Eq(lhs.args[0], sp.exp(rhs) if rhs.free_symbols or rhs != 0 else sp.S.One)
+        why = "\\ln u = k means u = e^k"
+        return [Move("exp-form", "exponentiate both sides", why, "rewrite", new)]
+    return []
+
+
+def _scale_log(state: sp.Eq, coeff: sp.Basic) -> Move:
+    new = sp.Eq(sp.expand_mul(state.lhs / coeff), sp.expand_mul(state.rhs / coeff))
+    return Move(
+        "divide", f"divide both sides by {tex(coeff)}", "isolate the logarithm", "rewrite", new
+    )
+
+
+def evaluate_power_move(state: sp.Basic) -> list[Move]:
+    """Evaluate what a previous move left unevaluated (2^3 → 8, ln 2 / ln 4 → 1/2)."""
+    cases = state.args if isinstance(state, sp.Or) else (state,)
+    if not all(isinstance(c, sp.Eq) for c in cases):
+        return []
+    done = [sp.Eq(c.lhs, _tidy(c.rhs.doit())) for c in cases]
+    new = sp.Or(*done) if len(done) > 1 else done[0]
+    if to_latex(new) == to_latex(state):
+        return []
+    return [Move("evaluate", "simplify the value", "arithmetic", "rewrite", new)]
+
+
+def _tidy(value: sp.Basic) -> sp.Basic:
+    simpler = sp.simplify(value)
+    return simpler if sp.count_ops(simpler) < sp.count_ops(value) else value
+
+
+def candidate_check_moves(state: sp.Basic, p: Problem, values: list[sp.Basic]) -> list[Move]:
+    """Reject the candidates that do not satisfy the original equation (extraneous roots)."""
+    x, original = p.var, p.start
+    if not isinstance(original, sp.Eq) or not values:
+        return []
+    keep, notes = [], []
+    for v in values:
+        verdict = _satisfies(original, x, v)
+        if verdict is None:
+            return []  # cannot decide: claim nothing
+        if verdict:
+            keep.append(v)
+        else:
+            notes.append(f"{tex(x)} = {tex(v)} does not satisfy {to_latex(original)}")
+    if not notes:
+        return []
+    new = sp.Or(*[sp.Eq(x, v) for v in keep]) if keep else sp.false
+    why = "; ".join(notes) + ", so it is an extraneous root and is rejected"
+    return [
+        Move(
+            "reject-extraneous", "check the candidates in the original equation", why, "solve", new
+        )
+    ]
+
+
+def confirm_candidates_move(state: sp.Basic, p: Problem, values: list[sp.Basic]) -> Move | None:
+    """The explicit check a teacher writes when no candidate had to be rejected.
+
+    Only for equations whose moves could add roots (denominators, radicals, logarithms, absolute
+    values): the state does not change, the words record that the check was made.
+    """
+    x, original = p.var, p.start
+    if not isinstance(original, sp.Eq) or not values or not _can_add_roots(original, x):
+        return None
+    if any(_satisfies(original, x, v) is not True for v in values):
+        return None
+    shown = ", ".join(f"{tex(x)} = {tex(v)}" for v in values)
+    why = f"each candidate ({shown}) satisfies {to_latex(original)}: none is extraneous"
+    return Move(
+        "confirm-candidates", "check the candidates in the original equation", why, "rewrite", state
+    )
+
+
+def _can_add_roots(original: sp.Eq, x: sp.Symbol) -> bool:
+    expr = original.lhs - original.rhs
+    if any(d.has(x) for d in (sp.fraction(sp.together(t))[1] for t in sp.Add.make_args(expr))):
+        return True
+    # |u| = k with k free of x splits into an equivalent pair; x outside the bars can add roots.
+    outside_abs = expr.replace(sp.Abs, lambda *args: sp.S.Zero).has(x)
+    return any(
+        (isinstance(a, sp.Pow) and a.exp.is_Rational and not a.exp.is_Integer and a.has(x))
+        or (isinstance(a, sp.log) and a.has(x))
+        or (isinstance(a, sp.Abs) and a.has(x) and outside_abs)
+        for a in sp.preorder_traversal(expr)
+    )
+
+
+def _satisfies(original: sp.Eq, x: sp.Symbol, v: sp.Basic) -> bool | None:
+    try:
+        left = original.lhs.subs(x, v)
+        right = original.rhs.subs(x, v)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+    if any(e.has(sp.zoo, sp.nan, sp.oo, -sp.oo) for e in (left, right)):
+        return False
+    if any(e.is_real is False for e in (left, right)):
+        return False
+    diff = sp.simplify(left - right)
+    if diff.is_zero:
+        return True
+    if diff.is_number:
+        return bool(abs(sp.N(diff, 30)) < 1e-20) if diff.is_real is not False else False
+    return None
