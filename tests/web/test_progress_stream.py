@@ -85,21 +85,17 @@ def test_derive_stream_sends_every_attempts_steps_before_its_verdict(client):
 
 
 def test_engine_forwards_on_step_live_when_derive_accepts_it(settings, monkeypatch):
-    """Simulates the planned ``propose.derive(on_step=...)``: the events must arrive while each
-    draft is being grounded, not replayed after it."""
+    """``propose.derive(on_step=...)`` forwards the callback to grounding: the events must arrive
+    while each draft is being grounded, not replayed after it."""
     log: list[object] = []
-    real_derive, real_check = veristep.propose.derive, veristep.grounding.check
+    real_check = veristep.grounding.check
 
-    def derive_with_on_step(start, target, *, on_step=None, **kwargs):
-        def check(*args, **kw):
-            derivation = real_check(*args, on_step=on_step, **kw)
-            log.append("grounded")  # the moment this draft's check returned
-            return derivation
+    def check(*args, **kw):
+        derivation = real_check(*args, **kw)
+        log.append("grounded")  # the moment this draft's check returned
+        return derivation
 
-        monkeypatch.setattr(veristep.grounding, "check", check)
-        return real_derive(start, target, **kwargs)
-
-    monkeypatch.setattr(veristep.propose, "derive", derive_with_on_step)
+    monkeypatch.setattr(veristep.grounding, "check", check)
     assert accepts_keyword(veristep.propose.derive, "on_step")
     out = Engine(settings).derive(LINEAR["start"], LINEAR["target"], progress=log.append)
     first_attempt = next(

@@ -13,7 +13,7 @@ from typing import Any
 
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
-from veristep.core.verdicts import Derivation
+from veristep.core.verdicts import Derivation, StepVerdict
 from veristep.propose.protocol import Draft, Proposer
 from veristep.propose.refine import Attempt, RefineLoop
 
@@ -21,13 +21,19 @@ PROPOSERS = ("symbolic", "llm", "hybrid")
 DOMAINS = ("auto", "algebra", "calculus", "trigonometry", "sums")
 
 
-def ground_draft(start: str, draft: Draft, target: str, settings: Settings) -> Derivation:
+def ground_draft(
+    start: str,
+    draft: Draft,
+    target: str,
+    settings: Settings,
+    on_step: Callable[[StepVerdict, int], None] | None = None,
+) -> Derivation:
     """Judge a draft with the grounding engine and attach the proposer's words to each step."""
     from veristep.grounding import check
 
     states = [start, *(s.expr_latex for s in draft.steps)]
     types = [s.change_type for s in draft.steps]
-    derivation = check(states, types, target, settings)
+    derivation = check(states, types, target, settings, on_step=on_step)
     for verdict, proposed in zip(derivation.steps, draft.steps, strict=False):
         verdict.operation = proposed.operation
         verdict.justification = proposed.justification
@@ -64,6 +70,7 @@ def derive(
     attempts: int | None = None,
     judge: bool | Callable[[Derivation], tuple[float, str]] = False,
     on_attempt: Callable[[Attempt], None] | None = None,
+    on_step: Callable[[StepVerdict, int], None] | None = None,
 ) -> Derivation:
     """Derive ``target`` from ``start``; every step grounded, the best of ``attempts`` drafts kept.
 
@@ -83,7 +90,7 @@ def derive(
     judge_fn = _make_judge(judge, settings, model)
     loop = RefineLoop(
         chosen,
-        lambda s, d, t: ground_draft(s, d, t, settings),
+        lambda s, d, t: ground_draft(s, d, t, settings, on_step),
         attempts=attempts,
         judge=judge_fn,
         time_budget_s=max(60.0, attempts * (settings.derive_timeout_s + 30.0)),

@@ -45,7 +45,7 @@ def _lm(request: Request) -> Any:
     if not settings.model:
         raise HTTPException(503, "no language model is configured (set VERISTEP_MODEL)")
     # The proposer's factory: the project's LM configuration when present, else dspy.LM.
-    from veristep.propose.llm.program import make_lm
+    from veristep.llm.config import make_lm
 
     return make_lm(settings.model, settings)
 

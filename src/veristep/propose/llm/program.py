@@ -62,17 +62,7 @@ class ProofCompletionProgram(dspy.Module):
 
 
 def make_lm(model: str, settings) -> dspy.LM:
-    """The project's LM factory when present; otherwise a plain ``dspy.LM`` from the settings."""
-    try:
-        from veristep.llm.config import make_lm as project_make_lm
-    except ImportError:
-        project_make_lm = None
-    if project_make_lm is not None:
-        return project_make_lm(model, settings)
-    kwargs = {"temperature": settings.lm_temperature, "max_tokens": settings.lm_max_tokens}
-    if settings.api_base:
-        kwargs["api_base"] = settings.api_base
-        kwargs["api_key"] = settings.api_key or "local"  # openai/<name> refuses an empty key
-    elif settings.api_key:
-        kwargs["api_key"] = settings.api_key
-    return dspy.LM(model, cache=False, num_retries=0, **kwargs)
+    """The project's one LM factory (model strings, local servers, keys from the environment)."""
+    from veristep.llm.config import make_lm as project_make_lm
+
+    return project_make_lm(model, settings)
