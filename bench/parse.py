@@ -1,5 +1,8 @@
 """Parse speed on the STACK corpus: median and p95 milliseconds per parse (and per round trip).
 
+Also counts the STACK transitions (``stack_pairs.jsonl``) whose two states both parse and have a
+SymPy form, i.e. that the grounding engine can check at all.
+
 Usage: python bench/parse.py [--repeat N]
 """
 
@@ -11,7 +14,8 @@ import statistics
 import time
 
 from veristep.core.datasets import require_shared_data
-from veristep.mathgraph import LatexParseError, parse_latex, to_latex
+from veristep.core.errors import InputError
+from veristep.mathgraph import LatexParseError, PlusMinusError, parse_latex, to_latex, to_sympy
 
 
 def stack_lines() -> list[str]:
@@ -21,6 +25,24 @@ def stack_lines() -> list[str]:
         for line in argument["lines"]:
             seen.setdefault(line["latex"], None)
     return list(seen)
+
+
+def checkable_pairs() -> tuple[int, int]:
+    """(transitions, transitions whose states all parse and convert to SymPy)."""
+    path = require_shared_data("stack_equiv", "stack_pairs.jsonl")
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    good = 0
+    for row in rows:
+        try:
+            for latex in row["states"]:
+                to_sympy(parse_latex(latex), real=True)
+        except PlusMinusError:
+            good += 1  # a bare ± expression has branches, which the checker handles
+        except (LatexParseError, InputError):
+            continue
+        else:
+            good += 1
+    return len(rows), good
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -59,6 +81,9 @@ def main() -> None:
           f"p95 {percentile(parse_ms, 0.95):.3f}, max {max(parse_ms):.3f}")  # fmt: skip
     print(f"print+reparse ms/line: median {statistics.median(trip_ms):.3f}, "
           f"p95 {percentile(trip_ms, 0.95):.3f}")  # fmt: skip
+    total, good = checkable_pairs()
+    print(f"STACK transitions: {total}, both states parse and have a SymPy form: {good} "
+          f"({good / total:.1%})")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -2,7 +2,11 @@
 
 Operators that take an operand without brackets (``\\frac{d}{dx}``, ``\\lim``, ``\\sum``,
 ``\\prod``) take the rest of the product, as SymPy's printer writes them:
-``\\frac{d}{dx} x^2 \\sin x`` differentiates the whole product and stops at ``+``.
+``\\frac{d}{dx} x^2 \\sin x`` differentiates the whole product and stops at ``+``. The operand
+also stops before a later factor that is itself a calculus operator (SymPy prints
+``2 \\frac{d}{dx} \\sin x \\frac{d}{dx} \\cos x`` for a product of two derivatives), also when
+``\\cdot`` or ``\\times`` joins them. A ``\\cdot`` before a function does not end the operand:
+SymPy's ``mul_symbol="dot"`` prints d/dx(x² sin x) as ``\\frac{d}{d x} x^{2} \\cdot \\sin(x)``.
 """
 
 from __future__ import annotations
@@ -89,7 +93,26 @@ class CalculusParts(_Base):
                 self.starts_factor() or (tok.kind == "char" and tok.text == "|")
             ):
                 self.fail(f"{what} needs an operand", tok)
-            return self.parse_term()
+            return self.parse_term(operand=True)
+
+    def operator_ahead(self) -> bool:
+        """A calculus operator at the cursor: ``\\int``, ``\\lim``, ``\\sum``, ``\\prod``, d/dx."""
+        tok = self.peek()
+        if tok is None or tok.kind != "cmd":
+            return False
+        return tok.name in ("int", "lim", "sum", "prod") or self.derivative_ahead()
+
+    def derivative_ahead(self) -> bool:
+        """``\\frac{d}{dx}`` or ``\\frac{dy}{dx}`` at the cursor (nothing consumed)."""
+        tok, num = self.peek(), self.i + 1
+        if tok is None or tok.name not in ("frac", "dfrac", "tfrac") or num >= self.end:
+            return False
+        if self.toks[num].text != "{" or num not in self.match:
+            return False
+        den = self.match[num] + 1
+        if den >= self.end or self.toks[den].text != "{" or self.toks[den].kind != "char":
+            return False
+        return self.derivative_pattern(num, den) is not None
 
     # --- fractions and derivatives -------------------------------------------------------------
     def parse_frac(self, tok: Token) -> Node:

@@ -22,6 +22,7 @@ from veristep.mathgraph.vocabulary import GREEK
 _LEVEL = {
     Kind.IFF: 1, Kind.IMPLIES: 2, Kind.OR: 3, Kind.AND: 4, Kind.NOT: 5, Kind.RELATION: 6,
     Kind.ADD: 7, Kind.NEG: 7, Kind.PM: 7, Kind.DIV: 8, Kind.POW: 11, Kind.FACTORIAL: 11,
+    Kind.CONJUGATE: 11,
     Kind.CONTINUATION: 0, Kind.SYSTEM: 12,
 }  # fmt: skip
 _TERM, _JUXT, _ATOM = 8, 9, 12
@@ -70,7 +71,9 @@ def symbol_latex(name: str) -> str:
     primes = len(name) - len(name.rstrip("'"))
     base, _, sub = name.rstrip("'").partition("_")
     out = f"\\{base}" if base in GREEK else base
-    if sub:
+    if sub.startswith("{"):
+        out += "_" + sub  # an expression subscript, x_{n + 1}, is kept as printed
+    elif sub:
         out += "_{" + (f"\\{sub}" if sub in GREEK else sub) + "}"
     return out + "'" * primes
 
@@ -110,6 +113,8 @@ class _Printer(StatementPrinting):
         return _CONSTANTS[n.value]
 
     def p_bool(self, n: Node) -> str:
+        if n.value in ("top", "bot"):
+            return f"\\{n.value}"
         return f"\\mathbf{{{n.value}}}"
 
     def p_set_const(self, n: Node) -> str:
@@ -169,13 +174,20 @@ class _Printer(StatementPrinting):
         if base.kind is Kind.FUNC and base.value in _KATEX_FUNCTIONS and not self.ids:
             name = self.function_name(base)
             return f"{name}^{{{self.node(exp)}}}{self.arguments(base)}"
-        if base.kind is Kind.POW or level(base) < _ATOM or base.kind in _OPEN_ENDED or (
-            base.kind in (Kind.FRAC, Kind.LOG, Kind.INTEGRAL, Kind.DERIV)
+        return f"{self.base(base)}^{{{self.node(exp)}}}"
+
+    def p_conjugate(self, n: Node) -> str:
+        star = self.glyph(n, "\\star" if n.value == "star" else "*")
+        return f"{self.base(n.children[0])}^{{{star}}}"
+
+    def base(self, base: Node) -> str:
+        """The base of a superscript, bracketed unless it is an atom."""
+        if base.kind in (Kind.POW, Kind.CONJUGATE) or level(base) < _ATOM or (
+            base.kind in _OPEN_ENDED
+            or base.kind in (Kind.FRAC, Kind.LOG, Kind.INTEGRAL, Kind.DERIV)
         ):  # fmt: skip
-            text = f"\\left({self.node(base)}\\right)"
-        else:
-            text = self.node(base)
-        return f"{text}^{{{self.node(exp)}}}"
+            return f"\\left({self.node(base)}\\right)"
+        return self.node(base)
 
     def p_sqrt(self, n: Node) -> str:
         index = f"[{self.node(n.children[1])}]" if len(n.children) > 1 else ""

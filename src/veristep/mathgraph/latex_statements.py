@@ -29,7 +29,16 @@ def connective_glyph(value: str) -> str:
     return f"\\text{{ {value} }}"
 
 
+# An operand of these kinds is bracketed after d/dx, \\lim, \\sum, \\prod and \\int, so the
+# printed form cannot be misread (d/dx (x^2 sin x) is never printed as d/dx x^2 sin x).
+_COMPOUND = frozenset({Kind.ADD, Kind.MUL, Kind.DIV, Kind.NEG, Kind.PM})
+
+
 class StatementPrinting:
+    def operand(self: _PrinterCore, node: Node) -> str:
+        text = self.node(node)
+        return f"\\left({text}\\right)" if node.kind in _COMPOUND else self.sub(node, _TERM)
+
     # --- statements ----------------------------------------------------------------------------
     def p_relation(self: _PrinterCore, n: Node) -> str:
         ops = n.value.split(",")
@@ -90,14 +99,14 @@ class StatementPrinting:
         frac = f"\\frac{{{self.glyph(n, top)}}}{{{d} {self.node(var)}{power}}}"
         if n.value.endswith("-frac"):
             return frac
-        return f"{frac} {self.sub(target, _TERM)}"
+        return f"{frac} {self.operand(target)}"  # type: ignore[attr-defined]
 
     def p_integral(self: _PrinterCore, n: Node) -> str:
         integrand, var = n.children[:2]
         bounds = ""
         if len(n.children) == 4:
             bounds = f"_{{{self.node(n.children[2])}}}^{{{self.node(n.children[3])}}}"
-        body = self.sub(integrand, _TERM) if integrand.kind is Kind.ADD else self.node(integrand)
+        body = self.operand(integrand)  # type: ignore[attr-defined]
         return f"{self.glyph(n, chr(92) + 'int')}{bounds} {body} \\, d{self.node(var)}"
 
     def p_limit(self: _PrinterCore, n: Node) -> str:
@@ -108,13 +117,13 @@ class StatementPrinting:
                 where = f"{{{where}}}"
             where += f"^{{{n.value}}}"
         head = self.glyph(n, "\\lim")
-        return f"{head}_{{{self.node(var)} \\to {where}}} {self.sub(operand, _TERM)}"
+        return f"{head}_{{{self.node(var)} \\to {where}}} {self.operand(operand)}"  # type: ignore[attr-defined]
 
     def _big(self: _PrinterCore, n: Node, command: str) -> str:
         body, index, lower, upper = n.children
         head = self.glyph(n, command)
         bounds = f"_{{{self.node(index)}={self.node(lower)}}}^{{{self.node(upper)}}}"
-        return f"{head}{bounds} {self.sub(body, _TERM)}"
+        return f"{head}{bounds} {self.operand(body)}"  # type: ignore[attr-defined]
 
     def p_sum(self, n: Node) -> str:
         return self._big(n, "\\sum")  # type: ignore[misc]

@@ -40,7 +40,7 @@ class Kind(StrEnum):
     NUMBER = "num"  # value: the digits as written ("12", "0.50")
     SYMBOL = "sym"  # value: normalised name ("x", "x_1", "x_ab", "alpha", "y'")
     CONSTANT = "const"  # value: "e" | "i" | "pi" | "infty"
-    BOOL = "bool"  # value: "True" | "False"
+    BOOL = "bool"  # value as written: "True" | "False" (\mathbf) | "top" | "bot" (\top, \bot)
     SET_CONST = "setconst"  # value: "R" | "N" | "Z" | "Q" | "C" | "emptyset"
     # arithmetic
     ADD = "add"  # n-ary; subtraction is a NEG child, ± a PM child
@@ -54,6 +54,7 @@ class Kind(StrEnum):
     FUNC = "func"  # value: function name ("sin", "ln", "f"); children: arguments
     LOG = "log"  # (base, argument): \log_b x
     FACTORIAL = "factorial"  # (operand,)
+    CONJUGATE = "conj"  # (operand,); value: "star" (^\star) | "*" (^*): complex conjugate
     BINOM = "binom"  # (n, k); value: "binom" | "choose"
     ABS = "abs"
     FLOOR = "floor"

@@ -28,6 +28,7 @@ from veristep.mathgraph.groups import GroupParts
 from veristep.mathgraph.lexer import Token, tokenize
 from veristep.mathgraph.nodes import Graph, Kind, Node
 from veristep.mathgraph.primary import PrimaryParts
+from veristep.mathgraph.scripts import ScriptParts
 from veristep.mathgraph.vocabulary import CONNECTIVE_WORDS, CONNECTIVES, RELATIONS
 
 _DEFAULT_SETTINGS: Settings | None = None
@@ -81,7 +82,7 @@ def _default_settings() -> Settings:
     return _DEFAULT_SETTINGS
 
 
-class Parser(PrimaryParts, CalculusParts, GroupParts, Cursor):
+class Parser(PrimaryParts, ScriptParts, CalculusParts, GroupParts, Cursor):
     """One parse of one string. The statement and operator levels live here."""
 
     def __init__(self, source: str, tokens: list[Token], settings: Settings) -> None:
@@ -208,40 +209,60 @@ class Parser(PrimaryParts, CalculusParts, GroupParts, Cursor):
     _EXPLICIT: ClassVar[dict[str, str]] = {"\\cdot": "cdot", "\\times": "times", "*": "cdot"}
     _DIVIDE: ClassVar[dict[str, str]] = {"/": "/", "\\div": "div"}
 
-    def parse_term(self) -> Node:
-        """Explicit products and quotients, left to right, over juxtaposed products."""
-        factors = [self.parse_juxtaposed()]
+    def parse_term(self, operand: bool = False) -> Node:
+        """Explicit products and quotients, left to right, over juxtaposed products.
+
+        ``operand``: the term is the operand of a calculus operator, which ends before a later
+        operator, juxtaposed or joined by ``\\cdot``/``\\times``.
+        """
+        factors = [self.parse_juxtaposed(operand)]
         glyph: str | None = None
         while (tok := self.peek()) is not None and tok.kind in ("char", "cmd"):
+            if operand and tok.text in self._EXPLICIT and self.operator_follows_glyph():
+                break
             if tok.text in self._EXPLICIT:
                 this = self._EXPLICIT[tok.text]
                 self.advance()
                 if glyph is not None and this != glyph:
                     factors = [Node.make(Kind.MUL, factors, glyph)]
                 glyph = this
-                factors.append(self.parse_signed())
+                factors.append(self.parse_signed(operand))
             elif tok.text in self._DIVIDE:
                 self.advance()
                 left = (
                     factors[0] if len(factors) == 1 else Node.make(Kind.MUL, factors, glyph or "")
                 )
-                factors = [Node.make(Kind.DIV, [left, self.parse_signed()], self._DIVIDE[tok.text])]
+                right = self.parse_signed(operand)
+                factors = [Node.make(Kind.DIV, [left, right], self._DIVIDE[tok.text])]
                 glyph = None
             else:
                 break
         return factors[0] if len(factors) == 1 else Node.make(Kind.MUL, factors, glyph or "")
 
-    def parse_signed(self) -> Node:
+    def parse_signed(self, operand: bool = False) -> Node:
         """An operand after an explicit operator may carry its own sign: ``2 \\cdot -3``."""
         if self.at("-"):
             self.advance()
             with self.nested():
-                return Node.make(Kind.NEG, [self.parse_signed()])
-        return self.parse_juxtaposed()
+                return Node.make(Kind.NEG, [self.parse_signed(operand)])
+        return self.parse_juxtaposed(operand)
 
-    def parse_juxtaposed(self) -> Node:
+    def operator_follows_glyph(self) -> bool:
+        """``\\cdot \\frac{d}{dx}``, ``\\times \\sum``: a calculus operator after the glyph.
+
+        Not a function: SymPy with ``mul_symbol="dot"`` writes d/dx(x^2 sin x) as
+        ``\\frac{d}{d x} x^{2} \\cdot \\sin{\\left(x \\right)}``.
+        """
+        saved = self.i
+        self.i += 1
+        try:
+            return self.operator_ahead()
+        finally:
+            self.i = saved
+
+    def parse_juxtaposed(self, operand: bool = False) -> Node:
         factors = [self.parse_postfix()]
-        while self.starts_factor():
+        while self.starts_factor() and not (operand and self.operator_ahead()):
             tok = self.peek()
             factors.append(self.parse_postfix())
             if _mixed_number(factors[-2], factors[-1]):

@@ -8,6 +8,7 @@ from veristep.core.errors import did_you_mean
 from veristep.mathgraph.lexer import Token
 from veristep.mathgraph.nodes import Kind, Node
 from veristep.mathgraph.vocabulary import (
+    BOOL_COMMANDS,
     CONNECTIVE_WORDS,
     CONSTANT_COMMANDS,
     FUNCTION_NAMES,
@@ -57,10 +58,14 @@ class PrimaryParts(_Base):
                 if count > 8:
                     self.fail("too many postfix operators in a row", tok)
                 if tok.text == "^":
-                    if node.kind is Kind.POW and count > 1:
+                    if node.kind in (Kind.POW, Kind.CONJUGATE) and count > 1:
                         self.fail("double superscript: use braces, x^{a^{b}}", tok)
                     self.advance()
-                    node = Node.make(Kind.POW, [node, self.parse_script()])
+                    star = self.conjugate_star()
+                    if star is not None:
+                        node = Node.make(Kind.CONJUGATE, [node], star)
+                    else:
+                        node = Node.make(Kind.POW, [node, self.parse_script()])
                 elif tok.text == "_":
                     node = self.subscripted(node, tok)
                 elif tok.text == "!":
@@ -73,36 +78,6 @@ class PrimaryParts(_Base):
                 else:
                     break
             return node
-
-    def subscripted(self, node: Node, tok: Token) -> Node:
-        """``x_1``, ``x_{ab}``, ``{x}_{i}``: a subscript is part of a name, not an operation."""
-        if node.kind not in (Kind.SYMBOL, Kind.CONSTANT) or "_" in node.value:
-            self.fail("a subscript is only allowed on a name", tok)
-        if node.kind is Kind.CONSTANT and node.value not in _WORD_CONSTANTS:
-            self.fail("a subscript is only allowed on a name", tok)
-        self.advance()
-        return Node.make(Kind.SYMBOL, value=f"{node.value}_{self.subscript_text()}")
-
-    def subscript_text(self) -> str:
-        tok = self.advance()
-        if tok.kind == "number":
-            return self.split_digit(tok)
-        if tok.kind == "letter":
-            return tok.text
-        if tok.kind == "cmd" and tok.name in GREEK | {"pi"}:
-            return tok.name
-        if tok.text != "{" or tok.kind != "char":
-            self.fail("a subscript must be a name or a number", tok)
-        close = self.closing(self.i - 1)
-        parts: list[Token] = []
-        while self.i < close:
-            parts.append(self.advance())
-        self.advance()
-        if len(parts) == 1 and parts[0].kind == "cmd" and parts[0].name in GREEK:
-            return parts[0].name
-        if not parts or any(p.kind not in ("letter", "number") for p in parts):
-            self.fail("a subscript may only hold letters and digits, or one Greek letter", tok)
-        return "".join(p.text for p in parts)
 
     def primed(self, node: Node, tok: Token) -> Node:
         if node.kind is not Kind.SYMBOL:
@@ -117,38 +92,6 @@ class PrimaryParts(_Base):
             self.fail(f"{node.value}'(...) needs {node.value} declared as a function "
                       "(settings.function_names)", tok)  # fmt: skip
         return Node.make(Kind.SYMBOL, value=node.value + "'")
-
-    def split_digit(self, tok: Token) -> str:
-        """``x^23`` is ``x^{2} 3`` in TeX: a script takes one character of a number."""
-        if len(tok.text) > 1:
-            if tok.text[1] == ".":
-                self.fail("a decimal in a script needs braces", tok)
-            self.i -= 1
-            self.partial_at = self.i
-            self.partial = Token("number", tok.text[1:], tok.pos + 1, tok.end)
-        return tok.text[0]
-
-    def parse_script(self) -> Node:
-        """The argument of ``^``: one token or a braced group."""
-        tok = self.peek()
-        if tok is None:
-            self.fail("a superscript needs an argument")
-        if tok.kind == "number":
-            self.advance()
-            return Node.make(Kind.NUMBER, value=self.split_digit(tok))
-        if tok.kind == "letter":
-            self.advance()
-            return self.letter(tok)
-        if tok.kind == "char" and tok.text == "{":
-            return self.parse_primary()
-        if tok.kind == "cmd" and (tok.name in GREEK or tok.name in CONSTANT_COMMANDS):
-            return self.parse_primary()
-        if tok.kind == "cmd" and tok.name in ("frac", "dfrac", "tfrac", "sqrt"):
-            return self.parse_primary()
-        if tok.kind == "cmd" and not self.command_starts_factor(tok) and tok.name not in (
-            "pm", "mp", "cdot", "times"):  # fmt: skip
-            self.unknown_command(tok)
-        self.fail("put this superscript in braces", tok)
 
     # --- primaries -----------------------------------------------------------------------------
     def parse_primary(self) -> Node:
@@ -286,6 +229,9 @@ class PrimaryParts(_Base):
         if name in CONSTANT_COMMANDS:
             self.advance()
             return Node.make(Kind.CONSTANT, value=CONSTANT_COMMANDS[name])
+        if name in BOOL_COMMANDS:
+            self.advance()
+            return Node.make(Kind.BOOL, value=name)
         if name in GREEK:
             self.advance()
             if name in self.functions and self.application_follows():
@@ -334,8 +280,8 @@ class PrimaryParts(_Base):
             self.fail(f"{tok.text} needs an argument", tok)
         if (nxt.kind == "char" and nxt.text in "({[") or nxt.text == "\\left":
             return self.parse_primary()
-        # Unbracketed: the juxtaposed product up to the next function, so \sin x \cos x is a
-        # product of two functions and \sin 2x is sin(2x).
+        # Unbracketed: the juxtaposed product up to the next function or calculus operator, so
+        # \sin x \cos x and \sin x \frac{d}{dx} x^2 are products and \sin 2x is sin(2x).
         sign = self.at("-")
         if sign:
             self.advance()
@@ -350,7 +296,7 @@ class PrimaryParts(_Base):
         if tok is None:
             return False
         if tok.kind == "cmd":
-            return tok.name in FUNCTION_NAMES or tok.name in ("int", "lim", "sum", "prod")
+            return tok.name in FUNCTION_NAMES or self.operator_ahead()
         if tok.kind == "text":
             return tok.text == "\\operatorname"
         return (

@@ -35,6 +35,7 @@ from veristep.core.settings import Settings
 from veristep.mathgraph.errors import PlusMinusError
 from veristep.mathgraph.nodes import Graph, Kind, Node
 from veristep.mathgraph.sympy_calculus import CalculusConversion
+from veristep.mathgraph.sympy_subscripts import SubscriptBinding
 
 
 class Approx(BooleanFunction):
@@ -130,7 +131,7 @@ def _is_applied_name(node: Node) -> bool:
     return node.children[0].kind is Kind.SYMBOL
 
 
-class Converter(CalculusConversion):
+class Converter(SubscriptBinding, CalculusConversion):
     def __init__(
         self, settings: Settings, real: bool, positive: frozenset[str], sign: int | None
     ) -> None:
@@ -139,6 +140,7 @@ class Converter(CalculusConversion):
         self.positive = positive
         self.sign = sign
         self.integer_names: list[str] = []
+        self.calculus_vars: list[str] = []  # variables of enclosing d/dx, integrals, limits
         self.dependents: dict[str, str] = {}
 
     def scan_dependents(self, root: Node) -> None:
@@ -156,10 +158,22 @@ class Converter(CalculusConversion):
     def all(self, node: Node) -> list[Any]:
         return [self.convert(c) for c in node.children]
 
+    def numbers(self, node: Node) -> list[Any]:
+        """The converted operands of an arithmetic node; a truth value (``\\top``) is refused."""
+        values = self.all(node)
+        if any(isinstance(v, Boolean) and not isinstance(v, sympy.Expr) for v in values):
+            raise InputError(f"a truth value cannot be an operand of {node.kind.value!r}",
+                             kind="math")  # fmt: skip
+        return values
+
     # --- leaves --------------------------------------------------------------------------------
     def symbol(self, name: str) -> Any:
         if name in self.dependents and name not in self.integer_names:
             return self.function(name)(self.symbol_plain(self.dependents[name]))
+        if "_" in name and (self.integer_names or self.calculus_vars):
+            bound = self.bound_subscript(name)
+            if bound is not None:
+                return bound
         return self.symbol_plain(name)
 
     def function(self, name: str) -> Any:
@@ -182,17 +196,17 @@ class Converter(CalculusConversion):
         return _CONSTANTS[n.value]
 
     def c_bool(self, n: Node) -> Any:
-        return sympy.true if n.value == "True" else sympy.false
+        return sympy.true if n.value in ("True", "top") else sympy.false
 
     def c_set_const(self, n: Node) -> Any:
         return _SETS[n.value]
 
     # --- arithmetic ----------------------------------------------------------------------------
     def c_add(self, n: Node) -> Any:
-        return sympy.Add(*self.all(n))
+        return sympy.Add(*self.numbers(n))
 
     def c_neg(self, n: Node) -> Any:
-        return -self.convert(n.children[0])
+        return -self.numbers(n)[0]
 
     def c_pm(self, n: Node) -> Any:
         if self.sign is None:
@@ -204,7 +218,7 @@ class Converter(CalculusConversion):
         return sign * self.convert(n.children[0])
 
     def c_mul(self, n: Node) -> Any:
-        factors = self.all(n)
+        factors = self.numbers(n)
         if any(isinstance(f, sympy.MatrixBase) for f in factors):
             out = factors[0]
             for f in factors[1:]:
@@ -213,7 +227,7 @@ class Converter(CalculusConversion):
         return sympy.Mul(*factors)
 
     def quotient(self, n: Node) -> Any:
-        top, bottom = self.all(n)
+        top, bottom = self.numbers(n)
         if bottom == 0:
             raise InputError("division by zero", kind="math")
         return top / bottom
@@ -222,7 +236,7 @@ class Converter(CalculusConversion):
     c_frac = quotient
 
     def c_pow(self, n: Node) -> Any:
-        base, exp = self.all(n)
+        base, exp = self.numbers(n)
         if base.is_Number and exp.is_Integer and abs(exp) > 1:
             bits = max(abs(base.p).bit_length(), abs(base.q).bit_length(), 1)
             if bits * abs(int(exp)) > _BIG_BITS:
@@ -238,7 +252,7 @@ class Converter(CalculusConversion):
         return sympy.root(radicand, self.convert(n.children[1]))
 
     def c_func(self, n: Node) -> Any:
-        args = self.all(n)
+        args = self.numbers(n)
         if n.value == "log":
             return sympy.log(args[0]) if self.settings.log_base == "e" else sympy.log(args[0], 10)
         if n.value in _FUNCTIONS:
@@ -248,6 +262,18 @@ class Converter(CalculusConversion):
     def c_log(self, n: Node) -> Any:
         base, arg = self.all(n)
         return sympy.log(arg, base)
+
+    def c_conjugate(self, n: Node) -> Any:
+        arg = self.convert(n.children[0])
+        if self.real and not arg.has(sympy.I):
+            # Over the reals the conjugate of an expression without i is the expression itself:
+            # the writer means complex names (or a starred name such as an optimum x^*), and
+            # the real reading would silently drop the bar.
+            raise InputError(
+                f"the complex conjugate of {arg} needs the complex domain (its names are real)",
+                kind="math",
+            )
+        return sympy.conjugate(arg)
 
     def c_factorial(self, n: Node) -> Any:
         arg = self.convert(n.children[0])

@@ -16,20 +16,32 @@ class CalculusConversion:
     """Mixed into the converter; relies on its ``convert``, ``all`` and ``integer_names``."""
 
     integer_names: list[str]
+    calculus_vars: list[str]
 
     def convert(self, node: Node) -> Any:  # pragma: no cover - provided by the converter
         raise NotImplementedError
 
+    def binding(self, n: Node) -> Any:
+        """Convert the first child (the operand) with the construct's variable bound."""
+        self.calculus_vars.append(n.children[1].value)
+        try:
+            return self.convert(n.children[0])
+        finally:
+            self.calculus_vars.pop()
+
     def c_deriv(self, n: Node) -> Any:
-        target, var, order = (self.convert(c) for c in n.children)
+        target = self.binding(n)
+        var, order = (self.convert(c) for c in n.children[1:])
         return sympy.Derivative(target, (var, order), evaluate=False)
 
     def c_integral(self, n: Node) -> Any:
-        integrand, var, *bounds = (self.convert(c) for c in n.children)
+        integrand = self.binding(n)
+        var, *bounds = (self.convert(c) for c in n.children[1:])
         return sympy.Integral(integrand, (var, *bounds))
 
     def c_limit(self, n: Node) -> Any:
-        operand, var, point = (self.convert(c) for c in n.children)
+        operand = self.binding(n)
+        var, point = (self.convert(c) for c in n.children[1:])
         direction = n.value or "+-"
         if point in (sympy.oo, -sympy.oo):
             # at infinity only one side exists; SymPy wants that side named

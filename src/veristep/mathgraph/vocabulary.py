@@ -58,6 +58,9 @@ SPACING = frozenset((
     "Bigr", "biggl", "biggr", "Biggl", "Biggr",
 ))  # fmt: skip
 
+# Logical constants: \top is true, \bot is false (Booleans, never symbols).
+BOOL_COMMANDS = frozenset({"top", "bot"})
+
 SETS = {"R": "R", "N": "N", "Z": "Z", "Q": "Q", "C": "C"}
 
 # Known-but-refused commands get a reason instead of a spelling hint.
@@ -82,7 +85,7 @@ KNOWN_COMMANDS = (
         "lfloor", "rfloor", "lceil", "rceil", "lvert", "rvert", "vert", "binom", "dbinom", "tbinom",
         "choose", "int", "lim", "sum", "prod", "partial", "to", "rightarrow", "begin", "end",
         "text", "mathrm", "mathbf", "mathbb", "operatorname", "emptyset", "varnothing", "cr",
-        "mbox", "textrm", "rm", "mathit",
+        "mbox", "textrm", "rm", "mathit", "top", "bot", "star",
     }
 )  # fmt: skip
 
