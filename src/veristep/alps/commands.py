@@ -1,0 +1,184 @@
+"""``veristep alps``: ETP numbers, the corpus generator, screening and dedup of equational laws."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+
+HELP = "ALPS equational laws: ETP ids, generate, screen, dedup"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="alps_command", metavar="SUBCOMMAND", required=True)
+
+    p = sub.add_parser("id", help="ETP equation number of a law (any order)")
+    p.add_argument("law", help="e.g. 'x = y ◇ (x ◇ z)' or 'x = y*(x*z)'")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("generate", help="extend seed laws by one operation per order")
+    p.add_argument("--seeds", type=Path, help="JSONL of seed laws (default: the 130 order-5 seeds)")
+    p.add_argument("--out", type=Path, required=True, help="JSONL of generated laws")
+    p.add_argument("--orders", type=int, default=1, help="how many orders to add (default 1)")
+    p.add_argument("--screen-size", type=int, default=3, help="drop laws with a model this small")
+    p.add_argument(
+        "--screen",
+        action="store_true",
+        help="screen survivors with the prover, recurse from AUSTIN_PROVEN laws and report yield",
+    )
+    _screen_options(p)
+
+    p = sub.add_parser("screen", help="screen laws: TRIVIAL, AUSTIN_PROVEN, HAS_FINITE_MODEL, ...")
+    p.add_argument("input", type=Path, help="JSONL with a 'law' field, or one law per line")
+    p.add_argument("--out", type=Path, required=True, help="JSONL export of all results")
+    _screen_options(p)
+
+    p = sub.add_parser("dedup", help="equivalence classes of the laws in a file")
+    p.add_argument("input", type=Path)
+    p.add_argument("--timeout", type=float, default=5.0, help="prover seconds per implication")
+    p.add_argument("--json", action="store_true")
+
+    from veristep.alps.judge import cli as part2  # ALPS part 2: judge, selftest, sweep, eval
+
+    for name in part2.SUBCOMMANDS:
+        part2.register(sub, name)
+
+
+def _screen_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", type=Path, help="SQLite results store (default: OUT with .sqlite)")
+    p.add_argument("--workers", type=int, help="parallel worker processes (default: settings)")
+    p.add_argument("--prover", default="e/auto", help="e/auto (default), e/satauto, prover9")
+    p.add_argument("--timeout", type=float, help="seconds per prover call (default: settings)")
+    p.add_argument("--max-model-size", type=int, default=5, help="SAT model sizes 2..N")
+    p.add_argument("--no-progress", action="store_true")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    handler = {"id": _id, "generate": _generate, "screen": _screen, "dedup": _dedup}
+    from veristep.alps.judge import cli as part2
+
+    handler.update(dict.fromkeys(part2.SUBCOMMANDS, part2.run))
+    return handler[args.alps_command](args, settings)
+
+
+def _id(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.alps.etp import etp_id
+    from veristep.alps.terms import canonical, dual, parse_law
+
+    law = parse_law(args.law)
+    row = {
+        "id": etp_id(law),
+        "law": str(canonical(law)),
+        "order": law.order,
+        "dual_id": etp_id(dual(law)),
+    }
+    if args.json:
+        print(json.dumps(row, ensure_ascii=False))
+    else:
+        print(f"Equation{row['id']}: {row['law']}  (order {row['order']}, dual {row['dual_id']})")
+    return 0
+
+
+def _budget(args: argparse.Namespace, settings: Settings):
+    from veristep.alps.stages import Budget
+
+    timeout = args.timeout if args.timeout is not None else settings.prover_timeout_s
+    if timeout <= 0 or args.max_model_size < 2:
+        raise InputError("--timeout must be positive and --max-model-size at least 2")
+    return Budget(timeout, settings.prover_memory_mb, args.max_model_size)
+
+
+def _store(args: argparse.Namespace, out: Path):
+    from veristep.alps.store import ScreenStore
+
+    return ScreenStore(args.db or out.with_suffix(".sqlite"))
+
+
+def _generate(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.alps.corpus import grow
+    from veristep.alps.screen import make_prover, read_laws
+    from veristep.alps.terms import parse_law
+    from veristep.core.datasets import require_shared_data
+
+    seeds_path = args.seeds or require_shared_data("alps_dev", "order5_seeds.jsonl")
+    seeds = [parse_law(t) for t in read_laws(seeds_path)]
+    if args.orders < 1:
+        raise InputError("--orders must be at least 1")
+    store = None
+    if args.screen:
+        make_prover(args.prover)
+        store = _store(args, args.out)
+    workers = args.workers or settings.pool_workers
+    yields = grow(
+        seeds,
+        args.orders,
+        args.out,
+        store,
+        _budget(args, settings),
+        args.prover,
+        workers,
+        args.screen_size,
+        not args.no_progress,
+    )
+    for y in yields:
+        print(json.dumps(y.to_json()))
+    return 0
+
+
+def _screen(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.alps.screen import read_laws, screen_many
+
+    if not args.input.is_file():
+        raise InputError(f"input file not found: {args.input}")
+    laws = read_laws(args.input)
+    store = _store(args, args.out)
+    workers = args.workers or settings.pool_workers
+    already = len(set(laws) & store.finished())
+    counts = screen_many(
+        laws, store, _budget(args, settings), args.prover, workers, not args.no_progress
+    )
+    store.export_jsonl(args.out)
+    totals: dict[str, int] = {}
+    for row in store.export():
+        if row["law"] in laws:
+            totals[str(row["status"])] = totals.get(str(row["status"]), 0) + 1
+    print(
+        json.dumps(
+            {
+                "laws": len(laws),
+                "resumed": already,
+                "screened_now": sum(counts.values()),
+                "status": dict(sorted(totals.items())),
+                "out": str(args.out),
+            }
+        )
+    )
+    return 0
+
+
+def _dedup(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.alps.dedup import equivalence_classes
+    from veristep.alps.screen import make_prover, read_laws
+    from veristep.alps.terms import parse_law
+
+    laws = [parse_law(t) for t in read_laws(args.input)]
+    result = equivalence_classes(laws, make_prover("e/auto"), args.timeout)
+    if args.json:
+        print(
+            json.dumps(
+                {"classes": result.classes, "undecided": result.undecided}, ensure_ascii=False
+            )
+        )
+    else:
+        for i, cls in enumerate(result.classes, start=1):
+            print(f"class {i}: " + " | ".join(cls))
+        print(
+            f"{len(laws)} laws, {len(result.classes)} classes, "
+            f"{result.undecided} implications undecided",
+            file=sys.stderr,
+        )
+    return 0

@@ -1,0 +1,161 @@
+"""Screening a law: the stages in order, a label, and a resumable parallel run over a file.
+
+Labels, exactly as in ALPS's ``final_status.jsonl``:
+
+=================  ============================================================
+TRIVIAL            the prover proves L ⊢ x = y
+AUSTIN_PROVEN      admissible (no nontrivial finite model) + a complete saturation
+NO_FINITE_MODEL    admissible, no nontrivial model certified yet
+HAS_FINITE_MODEL   SAT found a nontrivial table (re-checked by evaluation)
+SATISFIABLE_ONLY   a nontrivial model exists, finiteness undecided
+OPEN               nothing certified within the budgets
+=================  ============================================================
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+
+from veristep.alps import stages
+from veristep.alps.provers import EProver, Prover, Prover9
+from veristep.alps.stages import Budget, StageResult
+from veristep.alps.store import LawReport, ScreenStore
+from veristep.alps.terms import canonical, parse_law
+from veristep.core.errors import InputError
+
+LABELS = (
+    "TRIVIAL",
+    "AUSTIN_PROVEN",
+    "NO_FINITE_MODEL",
+    "HAS_FINITE_MODEL",
+    "SATISFIABLE_ONLY",
+    "OPEN",
+)
+PROVERS: dict[str, Callable[[], Prover]] = {
+    "e": lambda: EProver("auto"),
+    "e/auto": lambda: EProver("auto"),
+    "e/satauto": lambda: EProver("satauto"),
+    "prover9": lambda: Prover9(),
+}
+
+
+def make_prover(name: str) -> Prover:
+    if name not in PROVERS:
+        raise InputError(f"unknown prover {name!r}; choose one of {', '.join(PROVERS)}")
+    prover = PROVERS[name]()
+    reason = prover.unavailable()
+    if reason:
+        raise InputError(f"prover {name!r} cannot run here: {reason}")
+    return prover
+
+
+def classify(results: list[StageResult]) -> str:
+    got = {r.stage: r.outcome for r in results}
+    if got.get("trivial") == "yes":
+        return "TRIVIAL"
+    admissible = got.get("admissible") == "yes"
+    if not admissible and got.get("finite_model") == "yes":
+        return "HAS_FINITE_MODEL"
+    model = got.get("nontrivial") == "yes"
+    if admissible:
+        return "AUSTIN_PROVEN" if model else "NO_FINITE_MODEL"
+    return "SATISFIABLE_ONLY" if model else "OPEN"
+
+
+def screen_law(text: str, budget: Budget, prover: Prover) -> LawReport:
+    """Run the stages cheapest first, stopping as soon as the label is settled.
+
+    The SAT search runs first: a table of size ≤ 5 costs milliseconds and settles the label,
+    whereas a law with a finite model makes every prover stage run to its deadline.
+    """
+    start = time.perf_counter()
+    law = parse_law(text)
+    key = str(canonical(law))
+    done = [stages.finite_model(law, budget)]
+    if done[0].outcome != "yes":
+        triv = stages.trivial(law, prover, budget)
+        done.append(triv)
+        if triv.outcome != "yes":
+            done.append(stages.admissible(law, prover, budget))
+            done.append(_nontrivial(law, triv, prover, budget))
+    ms = (time.perf_counter() - start) * 1000
+    return LawReport(key, classify(done), done, ms)
+
+
+def _nontrivial(law, triv: StageResult, prover: Prover, budget: Budget) -> StageResult:
+    if triv.outcome == "no":
+        # The triviality run already saturated L ∪ {x ≠ y} completely: that is the certificate.
+        note = f"{triv.detail} (triviality run)"
+        return StageResult("nontrivial", "yes", note, triv.certificate, triv.prover, 0.0)
+    return stages.nontrivial(law, prover, budget)
+
+
+def _worker(text: str, budget: Budget, prover_name: str) -> LawReport:
+    return screen_law(text, budget, PROVERS[prover_name]())
+
+
+def read_laws(path: Path) -> list[str]:
+    """Laws from JSONL (field ``law``) or plain text (one per line), canonical and deduplicated."""
+    out: dict[str, None] = {}
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            line = line.strip()
+            if not line:
+                continue
+            text = line
+            if line.startswith("{"):
+                try:
+                    text = json.loads(line)["law"]
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    raise InputError(f"{path}:{lineno}: not a JSON object with a 'law'") from None
+            try:
+                out[str(canonical(parse_law(text)))] = None
+            except InputError as err:
+                raise InputError(f"{path}:{lineno}: {err.one_line()}") from None
+    return list(out)
+
+
+def screen_many(
+    laws: Iterable[str],
+    store: ScreenStore,
+    budget: Budget,
+    prover_name: str = "e/auto",
+    workers: int = 2,
+    progress: bool = True,
+) -> dict[str, int]:
+    """Screen every law not already in ``store``, in worker processes; returns label counts of
+    the laws screened now. Each finished law is committed at once, so an interrupted run resumes
+    where it stopped."""
+    make_prover(prover_name)  # fail fast, in the parent, if the prover is missing
+    finished_before = store.finished()
+    todo = [law for law in laws if law not in finished_before]
+    counts: dict[str, int] = {}
+    from rich.progress import Progress
+
+    # Workers fork on the first submit: submit everything before rich starts its refresh
+    # thread, so no child is forked while that thread holds a lock.
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        pending = {pool.submit(_worker, law, budget, prover_name) for law in todo}
+        with Progress(disable=not progress, transient=False) as bar:
+            task = bar.add_task("screening", total=len(todo))
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    try:
+                        report = fut.result()
+                    except Exception as exc:  # a crashed worker: not stored, so a rerun retries
+                        counts["ERROR"] = counts.get("ERROR", 0) + 1
+                        bar.console.print(f"worker failed: {type(exc).__name__}: {exc}")
+                        continue
+                    store.save(report)
+                    counts[report.status] = counts.get(report.status, 0) + 1
+                    bar.update(task, advance=1, description=f"screening {_summary(counts)}")
+    return counts
+
+
+def _summary(counts: dict[str, int]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(counts.items()))

@@ -1,0 +1,366 @@
+"""ALPS part 2: the prover-portfolio sweep — configurations × a budget ladder, resumable.
+
+Every installed prover mode is a configuration asking one question of a law: ``triv``
+(L ⊢ x = y) or ``sat`` (saturate L ∪ {a ≠ b}). A law climbs the ladder (30, 60, 120, 300, 600 s)
+and leaves it once any configuration resolves it: TRIVIAL (a proof) or AUSTIN (a complete
+saturation — a model certificate). Every resolution is re-checked by the judge before it counts;
+a timeout is never a resolution.
+
+Cells (law, config, budget) run through a *backend* — a local process pool, or Ray for a
+cluster (``sweep_ray``) — by the same ``run_ladder`` code path; each finished cell is committed
+to SQLite at once, so an interrupted sweep resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from veristep.alps.provers import EProver, Prover, Prover9, Twee, Vampire
+from veristep.alps.terms import parse_law
+from veristep.alps.tptp import nontriviality_problem, triviality_problem
+
+DEFAULT_BUDGETS = (30, 60, 120, 300, 600)
+_PROVERS: dict[str, Callable[[], Prover]] = {
+    "e/auto": lambda: EProver("auto"),
+    "e/satauto": lambda: EProver("satauto"),
+    "vampire": Vampire,
+    "twee": Twee,
+    "prover9": Prover9,
+}
+# (config name, prover key, question); Prover9 has no complete-saturation verdict.
+CONFIGS = (
+    ("e/triv/auto", "e/auto", "triv"),
+    ("e/sat/satauto", "e/satauto", "sat"),
+    ("vampire/triv/casc", "vampire", "triv"),
+    ("vampire/sat/otter", "vampire", "sat"),
+    ("twee/complete", "twee", "triv"),
+    ("prover9/triv", "prover9", "triv"),
+)
+
+
+@dataclass(frozen=True)
+class Cell:
+    law: str
+    config: str
+    budget: int
+
+
+@dataclass(frozen=True)
+class CellResult:
+    law: str
+    config: str
+    budget: int
+    verdict: str  # "TRIVIAL" | "AUSTIN" | ""
+    status: str  # the prover's SZS status (or Timeout / Error)
+    secs: float
+    recheck: str  # how the judge confirmed the resolution, or why it did not
+    certificate: dict[str, Any]
+
+    def row(self) -> dict[str, Any]:
+        """ALPS's ``baseline_v1.jsonl`` shape, plus our status and re-check."""
+        return {
+            "config": self.config,
+            "budget": self.budget,
+            "verdict": self.verdict,
+            "secs": round(self.secs, 2),
+            "law": self.law,
+            "status": self.status,
+            "recheck": self.recheck,
+        }
+
+
+def config_names(available_only: bool = True) -> list[str]:
+    """Configurations whose prover can run here (E at least)."""
+    return [
+        name
+        for name, key, _ in CONFIGS
+        if not available_only or _PROVERS[key]().unavailable() is None
+    ]
+
+
+def _config(name: str) -> tuple[str, str]:
+    for cname, key, question in CONFIGS:
+        if cname == name:
+            return key, question
+    raise KeyError(name)
+
+
+def _recheck(law_text: str, verdict: str, budget: int, memory_mb: int) -> str:
+    """Confirm a resolution with the judge's own prover: TRIVIAL is re-proved; AUSTIN goes
+    through the construction channel with E = {law} (the law certifies itself)."""
+    from veristep.alps.judge import construction
+
+    law = parse_law(law_text)
+    judge_prover = EProver("auto")
+    if verdict == "TRIVIAL":
+        res = judge_prover.run(triviality_problem(law), budget, memory_mb)
+        return "judge: proof reproduced" if res.proved else f"unconfirmed: judge got {res.status}"
+    result = construction.certify(law, [law], judge_prover, budget, memory_mb)
+    return "judge: certified (E = {law})" if result.certified else f"unconfirmed: {result.feedback}"
+
+
+def run_cell(cell: Cell, memory_mb: int = 4096, recheck: bool = True) -> CellResult:
+    """One prover run, classified and re-checked. Module-level, so process pools and Ray can
+    ship it by reference."""
+    key, question = _config(cell.config)
+    law = parse_law(cell.law)
+    problem = triviality_problem(law) if question == "triv" else nontriviality_problem([law])
+    res = _PROVERS[key]().run(problem, float(cell.budget), memory_mb)
+    verdict = "TRIVIAL" if res.proved else "AUSTIN" if res.model else ""
+    note = ""
+    if verdict and recheck:
+        note = _recheck(cell.law, verdict, cell.budget, memory_mb)
+        if note.startswith("unconfirmed"):
+            verdict = ""
+    cert = {
+        "law": cell.law,
+        "config": cell.config,
+        "budget": cell.budget,
+        "problem": problem.tptp,
+        "command": list(res.command),
+        "status": res.status,
+        "transcript": res.output if verdict else res.output[-4000:],
+    }
+    return CellResult(
+        cell.law, cell.config, cell.budget, verdict, res.status, res.ms / 1000, note, cert
+    )
+
+
+# ---------------------------------------------------------------- storage
+
+
+class SweepStore:
+    """One row per finished cell; the certificate of a resolution is kept by content hash."""
+
+    _SCHEMA = """CREATE TABLE IF NOT EXISTS cells (
+        law TEXT NOT NULL, config TEXT NOT NULL, budget INTEGER NOT NULL, verdict TEXT NOT NULL,
+        status TEXT NOT NULL, secs REAL NOT NULL, recheck TEXT NOT NULL, cert TEXT NOT NULL,
+        PRIMARY KEY (law, config, budget))"""
+
+    def __init__(self, path: Path, cert_dir: Path | None = None) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path)
+        self.db.execute(self._SCHEMA)
+        self.cert_dir = cert_dir
+
+    def close(self) -> None:
+        self.db.close()
+
+    def done(self) -> set[Cell]:
+        rows = self.db.execute("SELECT law, config, budget FROM cells")
+        return {Cell(law, config, budget) for law, config, budget in rows}
+
+    def save(self, result: CellResult) -> None:
+        from veristep.alps.judge import certificates
+
+        cert = ""
+        if result.verdict and self.cert_dir is not None:
+            cert = certificates.save(result.certificate, self.cert_dir).stem
+        self.db.execute(
+            "INSERT OR REPLACE INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                result.law,
+                result.config,
+                result.budget,
+                result.verdict,
+                result.status,
+                result.secs,
+                result.recheck,
+                cert,
+            ),
+        )
+        self.db.commit()
+
+    def rows(self) -> list[dict[str, Any]]:
+        cur = self.db.execute(
+            "SELECT law, config, budget, verdict, status, secs, recheck, cert FROM cells "
+            "ORDER BY budget, config, law"
+        )
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur]
+
+    def resolved(self, max_budget: int | None = None) -> set[str]:
+        sql = "SELECT DISTINCT law FROM cells WHERE verdict != ''"
+        if max_budget is None:
+            return {law for (law,) in self.db.execute(sql)}
+        return {law for (law,) in self.db.execute(sql + " AND budget <= ?", (max_budget,))}
+
+
+# ---------------------------------------------------------------- backends
+
+
+class Backend(Protocol):
+    name: str
+
+    def map_unordered(
+        self, fn: Callable[..., CellResult], items: list[tuple]
+    ) -> Iterator[CellResult]: ...
+
+    def close(self) -> None: ...
+
+
+class LocalBackend:
+    """A process pool on this machine; each prover run is its own killable process group."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+
+    def map_unordered(self, fn, items):
+        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+            pending = {pool.submit(fn, *item) for item in items}
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    yield fut.result()
+
+    def close(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------- the ladder
+
+
+@dataclass
+class SweepSummary:
+    laws: int
+    configs: list[str]
+    budgets: list[int]
+    resumed: int
+    ran: int
+    reached: dict[int, int]  # budget -> laws still unresolved when the rung started
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def run_ladder(
+    laws: Iterable[str],
+    configs: list[str],
+    budgets: Iterable[int],
+    store: SweepStore,
+    backend: Backend,
+    memory_mb: int = 4096,
+    progress: bool = True,
+) -> SweepSummary:
+    from rich.progress import Progress
+
+    laws = list(dict.fromkeys(laws))
+    budgets = sorted(set(budgets))
+    done = store.done()
+    summary = SweepSummary(len(laws), configs, budgets, 0, 0, {})
+    with Progress(disable=not progress, transient=False) as bar:
+        for budget in budgets:
+            open_laws = [law for law in laws if law not in store.resolved(budget - 1)]
+            summary.reached[budget] = len(open_laws)
+            cells = [Cell(law, c, budget) for law in open_laws for c in configs]
+            todo = [cell for cell in cells if cell not in done]
+            summary.resumed += len(cells) - len(todo)
+            task = bar.add_task(f"{budget:>4}s rung", total=len(todo))
+            for result in backend.map_unordered(run_cell, [(cell, memory_mb) for cell in todo]):
+                store.save(result)
+                summary.ran += 1
+                bar.update(task, advance=1)
+    return summary
+
+
+def read_law_file(path: Path, limit: int | None = None) -> list[str]:
+    """Laws from a JSONL file with a ``law`` field (or plain lines), in file order."""
+    import json
+
+    out: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line:
+            text = json.loads(line)["law"] if line.startswith("{") else line
+            out.append(str(parse_law(text)))
+    out = list(dict.fromkeys(out))
+    return out[:limit] if limit else out
+
+
+# ---------------------------------------------------------------- command line
+
+
+def add_sweep_arguments(p) -> None:
+    p.add_argument("laws", type=Path, nargs="+", help="JSONL files with a 'law' field")
+    p.add_argument("--out", type=Path, required=True, help="output folder (store, table, plot)")
+    p.add_argument(
+        "--budgets", default=",".join(map(str, DEFAULT_BUDGETS)), help="seconds, e.g. 30,60"
+    )
+    p.add_argument("--configs", help="comma-separated (default: every installed one)")
+    p.add_argument("--limit", type=int, help="first N laws of each file")
+    p.add_argument("--workers", type=int, help="local worker processes (default: settings)")
+    p.add_argument("--ray", action="store_true", help="run on Ray (RAY_ADDRESS joins a cluster)")
+    p.add_argument("--no-progress", action="store_true")
+
+
+def _parse_budgets(text: str) -> list[int]:
+    from veristep.core.errors import InputError
+
+    try:
+        budgets = sorted({int(b) for b in text.split(",") if b.strip()})
+    except ValueError:
+        raise InputError(f"--budgets must be whole seconds separated by commas: {text!r}") from None
+    if not budgets or budgets[0] <= 0:
+        raise InputError("--budgets needs at least one positive budget")
+    return budgets
+
+
+def _parse_configs(text: str | None) -> list[str]:
+    from veristep.core.errors import InputError, did_you_mean
+
+    available = config_names()
+    if not text:
+        return available
+    chosen = [c.strip() for c in text.split(",") if c.strip()]
+    for c in chosen:
+        if c not in available:
+            hint = did_you_mean(c, available, cutoff=0.5)
+            raise InputError(
+                f"configuration {c!r} is unknown or its prover is not installed "
+                f"(available: {', '.join(available)})",
+                hint=hint,
+            )
+    return chosen
+
+
+def run_sweep_command(args, settings) -> int:
+    import json
+    import os
+
+    from veristep.alps.selftest import ensure_selftest
+    from veristep.core.errors import InputError
+
+    budgets, configs = _parse_budgets(args.budgets), _parse_configs(args.configs)
+    laws: list[str] = []
+    for path in args.laws:
+        if not path.is_file():
+            raise InputError(f"law file not found: {path}")
+        laws += read_law_file(path, args.limit)
+    ensure_selftest(settings.data_dir)  # raises: the sweep refuses to run on a broken judge
+    address = os.environ.get("RAY_ADDRESS")
+    if args.ray or address:
+        from veristep.alps.sweep_ray import RayBackend
+
+        backend: Backend = RayBackend(address, args.workers or settings.pool_workers)
+    else:
+        backend = LocalBackend(args.workers or settings.pool_workers)
+    store = SweepStore(args.out / "sweep.sqlite", args.out / "certs")
+    try:
+        summary = run_ladder(
+            laws, configs, budgets, store, backend, settings.prover_memory_mb, not args.no_progress
+        )
+        from veristep.alps.sweep_report import write_outputs
+
+        write_outputs(store, summary, args.out)
+    finally:
+        backend.close()
+        store.close()
+    print(json.dumps({**summary.to_json(), "backend": backend.name, "out": str(args.out)}))
+    return 0

@@ -1,0 +1,60 @@
+"""Portfolio sweep on the local process pool with the real E prover: ladder, resume, outputs."""
+
+from __future__ import annotations
+
+import json
+from argparse import Namespace
+
+import pytest
+
+from veristep.alps.selftest import SelftestFailed
+from veristep.alps.sweep import LocalBackend, SweepStore, run_ladder, run_sweep_command
+from veristep.alps.sweep_report import write_outputs
+from veristep.core.settings import Settings
+
+pytestmark = pytest.mark.eprover
+TRIVIAL = "x = y ◇ (z ◇ y)"
+AUSTIN = "x = y ◇ (x ◇ (x ◇ (y ◇ (z ◇ z))))"  # law 4916: saturates at once
+CONFIGS = ["e/triv/auto", "e/sat/satauto"]
+
+
+def test_ladder_resolves_rechecks_resumes_and_writes_table_and_plot(tmp_path):
+    store = SweepStore(tmp_path / "s.sqlite", tmp_path / "certs")
+    summary = run_ladder([TRIVIAL, AUSTIN], CONFIGS, [2, 5], store, LocalBackend(2), 1024, False)
+    assert summary.ran == 4 and summary.reached == {2: 2, 5: 0}  # both left after the 2 s rung
+    verdicts = {(r["law"], r["config"]): (r["verdict"], r["recheck"]) for r in store.rows()}
+    assert verdicts[(TRIVIAL, "e/triv/auto")] == ("TRIVIAL", "judge: proof reproduced")
+    assert verdicts[(AUSTIN, "e/sat/satauto")] == ("AUSTIN", "judge: certified (E = {law})")
+    assert len(list((tmp_path / "certs").glob("*.json"))) == 4
+
+    again = run_ladder([TRIVIAL, AUSTIN], CONFIGS, [2, 5], store, LocalBackend(2), 1024, False)
+    assert again.ran == 0 and again.resumed == 4
+
+    table = write_outputs(store, summary, tmp_path)
+    assert "resolved 2/2 laws (100.0 %)" in table
+    assert (tmp_path / "cumulative.svg").read_text().startswith("<svg")
+    rows = [json.loads(line) for line in (tmp_path / "cells.jsonl").read_text().splitlines()]
+    assert {r["verdict"] for r in rows} == {"TRIVIAL", "AUSTIN"}
+
+
+def test_sweep_command_refuses_when_selftest_fails(tmp_path, monkeypatch):
+    from veristep.alps import selftest
+
+    laws = tmp_path / "laws.jsonl"
+    laws.write_text(json.dumps({"law": TRIVIAL}) + "\n")
+    monkeypatch.setattr(
+        selftest, "run_selftest", lambda prover=None: selftest.SelftestReport([], "broken")
+    )
+    args = Namespace(
+        laws=[laws],
+        out=tmp_path / "out",
+        budgets="2",
+        configs="e/triv/auto",
+        limit=None,
+        workers=1,
+        ray=False,
+        no_progress=True,
+    )
+    with pytest.raises(SelftestFailed):
+        run_sweep_command(args, Settings(data_dir=tmp_path / "data"))
+    assert not (tmp_path / "out" / "sweep.sqlite").exists()
