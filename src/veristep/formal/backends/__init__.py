@@ -1,0 +1,1 @@
+"""Verifier backends: Coq (coqtop sessions + coqc), Lean 4 REPL (optional)."""

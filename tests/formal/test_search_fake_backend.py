@@ -1,0 +1,88 @@
+"""ProofSearch mechanics against a FAKE backend (a scripted state machine, no Coq): phase order,
+negatives injected into phase 2, strict confirmation as the last word, budgets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from veristep.formal.backends.base import Attempt, OpenGoal, StrictVerdict, Theorem
+from veristep.formal.portfolio import PORTFOLIO
+from veristep.formal.search import ProofSearch
+from veristep.formal.signals import FailureKind, Signals
+
+THEOREM = Theorem("f", "", "Theorem f : forall n : nat, n = n.")
+GOAL = "1 goal\n  ============================\n  forall n : nat, n = n\n"
+AFTER_INTROS = "1 goal\n  n : nat\n  ============================\n  n = n\n"
+
+
+@dataclass
+class FakeBackend:
+    """Whole proofs in ``good_scripts`` succeed; tactics follow ``steps`` (path -> goals text)."""
+
+    good_scripts: set[str] = field(default_factory=set)
+    steps: dict[tuple[str, ...], str] = field(default_factory=dict)
+    confirm_ok: bool = True
+    name: str = "fake"
+    calls: int = 0
+    checked: list[str] = field(default_factory=list)
+    confirmed: list[str] = field(default_factory=list)
+
+    def check_batch(self, theorem: Theorem, proofs: list[str]) -> list[Attempt]:
+        out = []
+        for proof in proofs:
+            self.calls += 1
+            self.checked.append(proof)
+            ok = proof in self.good_scripts
+            sig = (
+                Signals(True, True, 1, 0, True) if ok else Signals.failed(FailureKind.TACTIC, "no")
+            )
+            out.append(Attempt(proof, sig))
+        return out
+
+    def open_proof(self, theorem: Theorem) -> OpenGoal:
+        return OpenGoal(1, GOAL, 1)
+
+    def apply(self, theorem: Theorem, path: list[str], tactic: str, goals_before: int) -> Attempt:
+        self.calls += 1
+        goals = self.steps.get((*path, tactic))
+        if goals is None:
+            return Attempt(tactic, Signals.failed(FailureKind.TACTIC, "fails", goals_before))
+        after = 0 if goals == "No more goals." else 1
+        return Attempt(tactic, Signals(True, True, goals_before, after, False, goals_text=goals))
+
+    def confirm(self, theorem: Theorem, proof: str) -> StrictVerdict:
+        self.confirmed.append(proof)
+        return StrictVerdict(self.confirm_ok, "fake verdict")
+
+    def close(self) -> None:
+        pass
+
+
+def test_portfolio_is_checked_first_and_wins() -> None:
+    backend = FakeBackend(good_scripts={"intros; lia.", "intros; firstorder."})
+    result = ProofSearch(THEOREM, backend, budget_s=10).run()
+    assert result.solved and result.phase == "portfolio" and result.proof == "intros; lia."
+    assert backend.checked == list(PORTFOLIO[: PORTFOLIO.index("intros; lia.") + 1])
+
+
+def test_phase_two_finds_a_path_after_phase_one_fails() -> None:
+    steps = {("intros.",): AFTER_INTROS, ("intros.", "reflexivity."): "No more goals."}
+    backend = FakeBackend(steps=steps)
+    result = ProofSearch(THEOREM, backend, budget_s=10, mcts_iterations=10).run()
+    assert result.solved and result.phase == "mcts"
+    assert result.proof == "intros.\nreflexivity."
+    assert set(PORTFOLIO) <= set(backend.checked)  # phase 1 ran in full before the tree
+    assert result.failures["tactic"] > 0  # failure classes by signal are reported
+
+
+def test_a_proof_strict_checking_refuses_is_never_counted() -> None:
+    backend = FakeBackend(good_scripts={"intros; lia."}, confirm_ok=False)
+    result = ProofSearch(THEOREM, backend, budget_s=5, mcts_iterations=3).run()
+    assert not result.solved and result.proof is None
+    assert "intros; lia." in backend.confirmed
+
+
+def test_no_phase_two_without_iterations() -> None:
+    steps = {("intros.",): AFTER_INTROS, ("intros.", "reflexivity."): "No more goals."}
+    result = ProofSearch(THEOREM, FakeBackend(steps=steps), mcts_iterations=0).run()
+    assert not result.solved and result.mcts_iterations == 0
