@@ -119,7 +119,71 @@ def judge_transition(
         return _unchecked(f"this state could not be read: {b.error}")
     if a.error is not None:
         return _unchecked(f"the previous state could not be read: {a.error}")
-    return judge(a.expr, b.expr, change_type, ctx)
+    verdict = judge(a.expr, b.expr, change_type, ctx)
+    if a.hidden == b.hidden and verdict.relation is Relation.EQUIVALENT:
+        return verdict  # the same dropped restriction on both sides changes no equivalence
+    if a.hidden or b.hidden:
+        return written_domain(a, b, verdict, change_type, ctx)
+    return verdict
+
+
+def written_domain(
+    a: State, b: State, verdict: StepVerdict, change_type: ChangeType | None, ctx: Context
+) -> StepVerdict:
+    """Re-judge a step whose states lost domain restrictions to SymPy's evaluation.
+
+    Statements are judged again with their written restrictions as conjuncts (``x/x = 1`` is
+    ``x ≠ 0``, not ``True``); for expressions an equivalence holds only where both are defined
+    (verified at most), and a refuting point must lie inside both written domains.
+    """
+    from sympy import And
+
+    from veristep.grounding.domain import describe
+    from veristep.grounding.statements import is_statement
+
+    if None in a.hidden or None in b.hidden:
+        return StepVerdict(
+            0, Tier.PLAUSIBLE, Relation.UNKNOWN, None,
+            "no check could decide: a branch of a disjunction restricts the domain as written",
+        )  # fmt: skip
+    where = describe(a.hidden | b.hidden)
+    if is_statement(a.expr) and is_statement(b.expr):
+        again = judge(And(a.expr, *a.hidden), And(b.expr, *b.hidden), change_type, ctx)
+        again.reason = f"with the written domain ({where}): {again.reason}"
+        return again
+    if verdict.relation is Relation.EQUIVALENT and verdict.tier is Tier.GROUNDED:
+        verdict.tier = Tier.VERIFIED
+        verdict.reason += f"; equal only where both are defined as written ({where})"
+    elif verdict.relation is Relation.REFUTED and not _inside(verdict.witness, a, b):
+        return StepVerdict(
+            0, Tier.PLAUSIBLE, Relation.UNKNOWN, None,
+            f"no check could decide: the differing point lies outside the written domain ({where})",
+        )  # fmt: skip
+    return verdict
+
+
+def _inside(witness: Any, a: State, b: State) -> bool:
+    """Whether a refuting point satisfies every written restriction of both states."""
+    from sympy import sympify
+    from sympy.logic.boolalg import BooleanTrue
+
+    hidden = a.hidden | b.hidden
+    symbols = {v.name: v for c in hidden for v in c.free_symbols}
+    if not (a.expr.free_symbols or b.expr.free_symbols):
+        # Two constants (x/x → 2): they differ wherever the written forms are defined at all,
+        # so any simple point inside the written domain is a witness.
+        for value in (1, 2, -1, 3, -2, 5):
+            point = {v: value for v in symbols.values()}
+            if all(isinstance(c.subs(point), BooleanTrue) for c in hidden):
+                return True
+        return False
+    if not isinstance(witness, dict):
+        return False
+    try:
+        point = {v: sympify(witness[name]) for name, v in symbols.items()}
+    except Exception:  # a witness without this variable, or not a number
+        return False
+    return all(isinstance(c.subs(point), BooleanTrue) for c in hidden)
 
 
 def endpoint(last: StateLike, target: StateLike, ctx: Context | None = None) -> Endpoint:
@@ -134,6 +198,8 @@ def endpoint(last: StateLike, target: StateLike, ctx: Context | None = None) -> 
     if a.error is not None or b.error is not None:
         return Endpoint(reached=False, math_correct=False, exact_graph=False)
     verdict = judge(a.expr, b.expr, None, ctx)
+    if a.hidden != b.hidden:  # the same written-domain safeguard as every step
+        verdict = written_domain(a, b, verdict, None, ctx)
     math_correct = verdict.relation is Relation.EQUIVALENT
     exact = a.graph is not None and b.graph is not None and structurally_equal(a.graph, b.graph)
     return Endpoint(

@@ -43,7 +43,20 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if not args.states:
         raise InputError("no states given: veristep check STATE0 STATE1 ... (or --jsonl FILE)")
     types = [t.strip() for t in args.types.split(",")] if args.types is not None else None
-    return _run_one(args.states, types, args.target, settings, positive, args.json)
+    states = [_argv_text(s) for s in args.states]
+    target = _argv_text(args.target) if args.target is not None else None
+    return _run_one(states, types, target, settings, positive, args.json)
+
+
+def _argv_text(text: str) -> str:
+    """Bytes of the command line that are not UTF-8 reach Python as lone surrogates, which no
+    strict UTF-8 stdout can print; make each one U+FFFD, so that the state is reported
+    (unparseable, with its column) instead of crashing the report.
+
+    >>> _argv_text("x" + chr(0xDCFF) + "=1") == "x\ufffd=1"
+    True
+    """
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _run_one(
@@ -86,28 +99,49 @@ def _run_batch(source: str, settings: Settings, positive: frozenset[str]) -> int
     return 2 if bad else 0
 
 
-def _read_lines(source: str) -> list[tuple[int, str]]:
+def _read_lines(source: str) -> list[tuple[int, bytes]]:
+    """The non-blank lines as bytes: each is decoded on its own, so that one line that is not
+    UTF-8 costs that line only, with its own located error."""
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot read {source}: {exc.strerror}") from None
-    return [(i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from None
+    return [(i, line) for i, line in enumerate(data.splitlines(), 1) if line.strip()]
 
 
-def _parse_item(line: str, number: int) -> dict[str, Any]:
+def _parse_item(raw: bytes, number: int) -> dict[str, Any]:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
     try:
         item = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", source=line, position=exc.pos) from None
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply") from None
     if not isinstance(item, dict):
         raise InputError("each line must be a JSON object with a 'states' list")
     unknown = sorted(set(item) - _BATCH_KEYS)
     if unknown:
         raise InputError(f"unknown key(s) {', '.join(unknown)}; expected {sorted(_BATCH_KEYS)}")
-    states = item.get("states")
-    if not isinstance(states, list) or not states or not all(isinstance(s, str) for s in states):
+    if not _strings(item.get("states")) or not item["states"]:
         raise InputError("'states' must be a non-empty list of LaTeX strings")
+    for key in ("change_types", "positive"):
+        if item.get(key) is not None and not _strings(item[key]):
+            raise InputError(f"'{key}' must be a list of strings, got {_shown(item[key])}")
+    if item.get("target") is not None and not isinstance(item["target"], str):
+        raise InputError(f"'target' must be a LaTeX string, got {_shown(item['target'])}")
     return item
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _progress(lines: list[tuple[int, str]]):

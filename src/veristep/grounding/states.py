@@ -22,6 +22,8 @@ class State:
     display: str = ""  # the clean re-rendering shown in reports
     latex_ids: str | None = None
     error: str | None = None
+    # Domain conditions of the written form that SymPy's evaluation dropped (x/x → 1 hides x ≠ 0).
+    hidden: frozenset[Any] = frozenset()
 
     @property
     def convertible(self) -> bool:
@@ -51,7 +53,55 @@ def parse_state(latex: str, settings: Settings, positive: frozenset[str] = froze
         # SymPy refused the construct: the state is well-formed LaTeX but not one CAS object.
         reason = f"not convertible to SymPy: {type(exc).__name__}: {exc}"
         return State(latex, graph, None, display, ids, reason)
-    return State(latex, graph, expr, display, ids)
+    hidden = _hidden_domain(graph, expr, settings, positive)
+    return State(latex, graph, expr, display, ids, hidden=hidden)
+
+
+def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozenset[str]) -> Any:
+    """What the unevaluated conversion restricts that the evaluated one does not."""
+    from veristep.grounding.domain import conditions, hidden_conditions
+
+    try:
+        written: set[Any] = set()
+        local: set[Any] = set()  # restrictions of one branch of an ∨ (or under ¬, ⇒, ⇔)
+        for node, conjunctive in _expression_nodes(graph.root, True):
+            found = conditions(_unevaluated(node, settings, positive))
+            written |= found
+            local |= set() if conjunctive else found
+        hidden = hidden_conditions(written, expr)
+    except Exception:  # the unevaluated form is an extra safeguard, never a reason to fail
+        return frozenset()
+    # A restriction of one branch is no conjunct of the whole state: x/x = 1 ∨ x = 0 holds
+    # everywhere. Such a state keeps the marker None, and its steps are not trusted beyond
+    # plausible (chain.written_domain).
+    return hidden | {None} if hidden & local else hidden
+
+
+def _expression_nodes(node: Any, conjunctive: bool) -> Any:
+    """The maximal expression subtrees of a statement: the sides of its relations.
+
+    Only expressions are converted unevaluated; a relation built from unevaluated sides would
+    make SymPy's ``Eq`` run its (slow, unbounded) assumption queries on them.
+    """
+    from veristep.mathgraph.nodes import Kind
+
+    statement_kinds = {Kind.RELATION, Kind.AND, Kind.OR, Kind.NOT, Kind.IMPLIES, Kind.IFF}
+    statement_kinds |= {Kind.SYSTEM, Kind.BOOL}
+    if node.kind in statement_kinds:
+        inside = conjunctive and node.kind in (Kind.RELATION, Kind.AND, Kind.SYSTEM, Kind.BOOL)
+        for child in node.children:
+            yield from _expression_nodes(child, inside)
+    else:
+        yield node, conjunctive
+
+
+def _unevaluated(node: Any, settings: Settings, positive: frozenset[str]) -> Any:
+    from sympy import evaluate
+
+    from veristep.mathgraph import to_sympy
+
+    with evaluate(False):
+        return to_sympy(node, real=settings.domain == "real", positive=positive, settings=settings)
 
 
 def _render(fn: Any, graph: Any, fallback: str | None) -> str | None:

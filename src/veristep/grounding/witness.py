@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sympy import Expr, Rational, S, Symbol, sstr
+from sympy import Expr, Rational, S, Symbol, preorder_traversal, sstr
 
 # Small, human-checkable points tried in order.
 CANDIDATE_POINTS = (0, 1, 2, -1, 3, -2, Rational(1, 2), 5, -3, 10)
@@ -25,7 +25,34 @@ def show(values: Iterable[Any]) -> str:
 
 def value_at(e: Expr, var: Symbol, point: Any) -> Expr | None:
     """The exact value of ``e`` at ``var = point`` when it is a finite real number, else None."""
-    v = e.subs(var, point)
+    return real_value(e, {var: point})
+
+
+def real_value(e: Expr, subs: dict[Symbol, Any]) -> Expr | None:
+    """``e`` at the point ``subs`` when ``e`` is defined there over the reals, else None.
+
+    Defined means every subterm is a finite real, not only the result: SymPy happily computes
+    ``sqrt(-2)·sqrt(-3) = -sqrt(6)``, but a point outside the real domain is no witness.
+
+    >>> from sympy import sqrt, symbols
+    >>> a = symbols("a", real=True)
+    >>> real_value(sqrt(a - 2) * sqrt(a - 3), {a: 0}) is None
+    True
+    >>> real_value(sqrt(a - 2) * sqrt(a - 3), {a: 4})
+    sqrt(2)
+    """
+    v = _finite_real(e.subs(subs))
+    if v is None:
+        return None
+    for node in preorder_traversal(e):
+        if node is e or not isinstance(node, Expr) or not node.free_symbols:
+            continue
+        if _finite_real(node.subs(subs)) is None:
+            return None
+    return v
+
+
+def _finite_real(v: Expr) -> Expr | None:
     if v.free_symbols or v.has(S.ComplexInfinity, S.NaN, S.Infinity, S.NegativeInfinity):
         return None
     if v.is_real is False or not v.evalf(30).is_real:

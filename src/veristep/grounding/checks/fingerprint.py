@@ -23,7 +23,7 @@ agreement everywhere is strong evidence but no proof, so it gives at most verifi
 
 from __future__ import annotations
 
-from itertools import pairwise
+from itertools import pairwise, product
 from typing import Any
 
 from sympy import AccumBounds, Basic, Expr, FiniteSet, Limit, Rational, S, Symbol, limit, solveset
@@ -35,7 +35,7 @@ from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import is_nonzero_constant
 from veristep.grounding.statements import CALCULUS, kind, symbols_of
-from veristep.grounding.witness import value_at
+from veristep.grounding.witness import real_value, value_at
 
 # Simple points, with thirds and sevenths so that periodic expressions do not vanish on all of them.
 _BASE_POINTS = (0, 1, -1, 2, -2, Rational(1, 2), Rational(1, 3), Rational(-2, 7), 3, -3, 10)
@@ -74,17 +74,30 @@ def probe_points(a: Expr, b: Expr, syms: tuple[Symbol, ...]) -> dict[str, str] |
     for shift in range(len(_PROBES)):
         values = [_PROBES[(shift + i) % len(_PROBES)] for i in range(n)]
         subs = dict(zip(syms, values, strict=True))
-        va, vb = a.subs(subs), b.subs(subs)
-        if _finite_real(va) and _finite_real(vb) and is_nonzero_constant(va - vb):
+        va, vb = real_value(a, subs), real_value(b, subs)
+        if va is not None and vb is not None and is_nonzero_constant(va - vb):
             witness = {v.name: str(x) for v, x in subs.items()}
             return {**witness, "previous": str(va), "next": str(vb)}
     return None
 
 
-def _finite_real(v: Expr) -> bool:
-    if v.free_symbols or v.has(S.NaN, S.ComplexInfinity, S.Infinity, S.NegativeInfinity):
-        return False
-    return bool(v.is_real) or (v.is_real is None and v.evalf(30).is_real)
+_GRID = (-1, 2, Rational(1, 2), -2, 3)
+
+
+def probe_grid(a: Expr, b: Expr, syms: tuple[Symbol, ...]) -> dict[str, str] | None:
+    """CAS task: :func:`probe_points`, then every combination of a few simple values (up to
+    three variables): ``x^{ab}`` and ``(x^a)^b`` differ only at points such as x = −1, a = 2,
+    b = 1/2, which no single shift of the probe list reaches."""
+    found = probe_points(a, b, syms)
+    if found is not None or len(syms) > 3:
+        return found
+    for values in product(_GRID, repeat=len(syms)):
+        subs = dict(zip(syms, values, strict=True))
+        va, vb = real_value(a, subs), real_value(b, subs)
+        if va is not None and vb is not None and is_nonzero_constant(va - vb):
+            witness = {v.name: str(x) for v, x in subs.items()}
+            return {**witness, "previous": str(va), "next": str(vb)}
+    return None
 
 
 def decide(result: tuple[str, Any], var: Symbol) -> Decision | None:
@@ -113,6 +126,9 @@ def compare_fingerprints(a: Expr, b: Expr, var: Symbol) -> tuple[str, Any]:
         if va is not None and vb is not None and is_nonzero_constant(va - vb):
             return ("differ", _witness(label, f"= {point}", va, vb))
     for label, point, direction in _limit_points(poles):
+        if not _defined_near(a, b, var, point, direction):
+            complete = False  # a limit through points outside the real domain is no landmark
+            continue
         la, lb = _limit(a, var, point, direction), _limit(b, var, point, direction)
         if la is not None and lb is not None and _limits_differ(la, lb):
             arrow = f"→ {point}" + ("" if point in (S.Infinity, S.NegativeInfinity) else direction)
@@ -160,6 +176,18 @@ def _limit_points(poles: set[Expr]) -> list[tuple[str, Any, str]]:
     for p in sorted(poles, key=str):
         out += [("one-sided limit at a pole", p, "+"), ("one-sided limit at a pole", p, "-")]
     return out
+
+
+def _defined_near(a: Expr, b: Expr, var: Symbol, point: Any, direction: str) -> bool:
+    """Both sides are real at a point on the approach side: SymPy computes the limit of
+    ``sqrt(x - 2)·sqrt(x - 3)`` at −∞ through complex values, which is no real landmark."""
+    if point is S.Infinity:
+        near = S(10) ** 6
+    elif point is S.NegativeInfinity:
+        near = -(S(10) ** 6)
+    else:
+        near = point + (Rational(1, 10**6) if direction == "+" else -Rational(1, 10**6))
+    return value_at(a, var, near) is not None and value_at(b, var, near) is not None
 
 
 def _limit(e: Expr, var: Symbol, point: Any, direction: str) -> Expr | None:

@@ -23,6 +23,7 @@ from sympy import Basic, Expr
 
 from veristep.core.tiers import Relation
 from veristep.grounding import cas
+from veristep.grounding.checks.fingerprint import probe_grid
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import relation_ratio, zero_test
 from veristep.grounding.statements import (
@@ -35,6 +36,8 @@ from veristep.grounding.statements import (
     unknown,
 )
 from veristep.grounding.witness import describe_point, point_difference, show
+
+_SIDES = ("previous", "next")
 
 _MAX_BRANCHES = 4  # matching is a permutation search; beyond this the solution-set check decides
 
@@ -70,7 +73,20 @@ def _expressions(prev: Expr, nxt: Expr, ctx: Context) -> Decision | None:
             f"equal wherever both sides are defined; the natural domain changes ({changed})",
         )
     if tag == "assumption":
-        names = show(symbols_of(prev, nxt))
+        # A rewrite that needs positive arguments proves nothing where both sides are defined
+        # and some argument is not positive: |x| → x and √(x²) → x are wrong at x = −1.
+        syms = tuple(symbols_of(prev, nxt))
+        probe = cas.run(probe_grid, prev, nxt, syms, ctx=ctx) if len(syms) <= 4 else None
+        if probe is None or not probe.ok:
+            return None
+        if probe.value is not None:
+            at = ", ".join(f"{k} = {v}" for k, v in probe.value.items() if k not in _SIDES)
+            reason = (
+                f"{detail} needs positive arguments, and at {at} (where both are defined) the "
+                f"previous is {probe.value['previous']} and the next is {probe.value['next']}"
+            )
+            return Decision.refuted(reason, probe.value)
+        names = show(syms)
         return Decision.verified(
             Relation.EQUIVALENT,
             f"equal for positive {names} only (by {detail}): assumption-dependent",
