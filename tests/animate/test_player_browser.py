@@ -172,3 +172,28 @@ def test_controls_step_back_and_scrub(offline_page):
     assert all(abs(t - state["total"] / 2) < 1 for t in state["t"])
     page.evaluate("P.speed = 1")
     assert problems == []
+
+
+PROSE = """t => { const p = document.body.appendChild(document.createElement('p'));
+  window.veristepProse(p, t);
+  const out = {text: p.innerText, katex: p.querySelectorAll('.katex').length,
+               elements: p.querySelectorAll('b, script, img').length};
+  p.remove(); return out; }"""
+
+
+def test_prose_renders_delimited_math_and_keeps_everything_else_text(offline_page):
+    page, _, problems, _ = offline_page
+    math = page.evaluate(PROSE, r"add $\frac{b^{2}}{4 \cdot a^{2}}$ to both sides")
+    assert math["katex"] == 1 and "\\frac" not in math["text"] and "$" not in math["text"]
+    assert math["text"].startswith("add ") and math["text"].endswith(" to both sides")
+    # No delimiters, or an unbalanced one: exactly the text, nothing typeset.
+    for text in ("at x = 2 the left side is 9", "costs $5 \\frac"):
+        shown = page.evaluate(PROSE, text)
+        assert shown["katex"] == 0 and shown["text"] == text
+    escaped = page.evaluate(PROSE, r"a \$ sign and $x$")  # an escaped dollar is a dollar
+    assert escaped["katex"] == 1 and escaped["text"].startswith("a $ sign and ")
+    # Markup in the words stays words; markup inside math is not trusted either.
+    unsafe = page.evaluate(PROSE, r"<b>bold</b><img src=x> and $\htmlData{x=1}{y}$")
+    assert unsafe["elements"] == 0 and unsafe["text"].startswith("<b>bold</b><img src=x> and")
+    page.evaluate("P.show(0)")
+    assert problems == []

@@ -114,7 +114,7 @@ def test_cli_json_is_one_document_with_the_proposer_record(tmp_path):
 def test_cli_human_output_and_input_errors():
     out = _cli("3x + 5 = 11", "x = 2")
     assert out.returncode == 0, out.stderr
-    assert "subtract 5 from both sides" in out.stdout
+    assert "subtract $5$ from both sides" in out.stdout
     assert "confidence        : 🥇 Grounded" in out.stdout
     bad = _cli("3x + 5 = 11", "x = 2", "--attempts", "0")
     assert bad.returncode == 2 and "--attempts" in bad.stderr

@@ -38,9 +38,9 @@ def test_linear_moves_keep_the_solution_set_and_name_the_operation():
         state = move.state
     assert state == sp.Eq(x, 5)
     assert seen == [
-        "subtract 2 \\cdot x from both sides",
-        "add 7 to both sides",
-        "divide both sides by 3",
+        "subtract $2 \\cdot x$ from both sides",
+        "add $7$ to both sides",
+        "divide both sides by $3$",
     ]
 
 
@@ -58,7 +58,7 @@ def test_completing_the_square_writes_a_perfect_square():
     state = sp.Eq(x**2 + 6 * x, -4)
     p = Problem(state, None, x, wants_pm=True)
     add = polynomial_moves(state, p)[0]
-    assert add.operation == "add 9 to both sides"
+    assert add.operation == "add $9$ to both sides"
     square = polynomial_moves(add.state, p)[0]
     assert square.state == sp.Eq(sp.Pow(x + 3, 2), 5)
 
@@ -77,14 +77,14 @@ def test_radical_is_squared_and_the_extraneous_root_rejected_explicitly():
     assert square.name == "square" and "extraneous" in square.justification
     reject = candidate_check_moves(sp.Or(sp.Eq(x, 1), sp.Eq(x, 6)), _problem(start), [1, 6])[0]
     assert reject.state == sp.Eq(x, 6)
-    assert "x = 1 does not satisfy" in reject.justification
+    assert "$x = 1$ does not satisfy" in reject.justification
 
 
 def test_rational_equation_multiplies_by_the_denominator_and_names_excluded_values():
     start = sp.Eq(x / (x - 2), 3)
     move = special_moves(start, _problem(start))[0]
-    assert move.operation == "multiply both sides by x - 2"
-    assert "x \\ne 2" in move.justification
+    assert move.operation == "multiply both sides by $x - 2$"
+    assert "$x \\ne 2$" in move.justification
 
 
 def test_exponential_rewrites_to_a_common_base():

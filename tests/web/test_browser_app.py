@@ -23,6 +23,13 @@ LEAF_OPACITY = """id => { const e =
   [...document.querySelectorAll('.vs-stage [data-n="' + id + '"]')]
   .find(x => !x.querySelector('[data-n]')); return +getComputedStyle(e).opacity; }"""
 
+# Caption of each step as shown (rendered text, and whether KaTeX typeset something in it).
+# Selecting by KaTeX's own class is fine here: it only tells that KaTeX ran.
+CAPTIONS = """n => { const out = [...Array(n).keys()].map(i => { P.show(i + 1);
+  const c = document.querySelector('.vs-caption');
+  return {text: c.innerText, katex: !!c.querySelector('.katex')}; }); P.show(0); return out; }"""
+TEXTS = "ls => ls.map(l => l.innerText)"
+
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory) -> Path:
@@ -80,6 +87,8 @@ def test_derive_the_quadratic_formula_and_watch_it(chromium, server, artifacts):
         "ls => ls.map(l => [+l.dataset.step, l.dataset.tier])",
     )
     assert streamed == [[s["index"], s["tier"]] for s in saved["derivation"]["steps"]]
+    streamed_text = page.eval_on_selector_all("#progress-steps li[data-step]", TEXTS)
+    streamed_katex = page.locator("#progress-steps li[data-step] .katex").count()
     bar = page.eval_on_selector("#progress-bar", "b => [b.value, b.max]")
     assert bar[0] == bar[1] >= 1  # the last attempt was judged to its end
 
@@ -90,6 +99,15 @@ def test_derive_the_quadratic_formula_and_watch_it(chromium, server, artifacts):
     page.evaluate("document.fonts.ready")
     page.evaluate("window.P = document.querySelector('.vs-mount').veristep; P.pause(); P.show(0)")
     assert page.evaluate("document.querySelectorAll('.vs-stage [data-n]').length") > 10
+
+    # Operations carry $…$ math: every caption is typeset by KaTeX, no raw LaTeX shows.
+    captions = page.evaluate(CAPTIONS, len(saved["payload"]["steps"]))
+    with_math = [c for c in captions if c["katex"]]
+    assert any("\\frac" in s["operation"] for s in saved["derivation"]["steps"])
+    assert with_math and all("\\frac" not in c["text"] and "$" not in c["text"] for c in captions)
+    # The streamed step list on the derive page rendered the same prose.
+    assert streamed_text and all("\\frac" not in t for t in streamed_text)
+    assert streamed_katex > 0
 
     # Badges carry exactly the tiers of the JSON.
     tiers = page.eval_on_selector_all(".vs-badge", "bs => bs.map(b => b.dataset.tier)")

@@ -41,6 +41,19 @@ def _head_assets(inline: bool, static_url: str) -> str:
     )
 
 
+def inline_math_assets() -> str:
+    """KaTeX (script, stylesheet, woff2 fonts as data URIs) and the player script, inlined.
+
+    For other self-contained pages with ``$…$`` prose (``data-vs-prose``) or formulas
+    (``data-vs-tex``): the player script typesets those on load, with no network and no payload.
+    """
+    return (
+        f"<style>{katex_css(inline_fonts=True)}</style>\n"
+        f"<script>{_script_safe(katex_js())}</script>\n"
+        f"<script>{_script_safe(player_js())}</script>"
+    )
+
+
 def _script_safe(code: str) -> str:
     # A literal "</script" inside inlined code would end the element early.
     return code.replace("</script", "<\\/script")

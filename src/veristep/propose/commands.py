@@ -39,6 +39,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from veristep.propose.completion import derive
 
     export = _html_exporter() if args.html else None  # fail before the work, not after it
+    if args.html and not Path(args.html).resolve().parent.is_dir():
+        raise InputError(f"--html {args.html}: its folder does not exist")
     if args.attempts is not None and args.attempts < 1:
         raise InputError(f"--attempts must be at least 1, got {args.attempts}")
     with _Progress(enabled=sys.stderr.isatty()) as progress:

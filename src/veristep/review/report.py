@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from veristep.animate.html import inline_math_assets
 from veristep.core.tiers import Tier
 from veristep.review.trace import ReviewTrace, State, StepRecord
 
@@ -61,9 +62,9 @@ def html_report(trace: ReviewTrace) -> str:
     for step in _ordered(trace):
         detail = []
         for check in step.machine.checks if step.machine else []:
-            detail.append(f"{check.tier.icon} <code>{_e(check.latex)}</code> — {_e(check.reason)}")
+            detail.append(f"{check.tier.icon} {_tex(check.latex)} — {_prose(check.reason)}")
         if step.flaw is not None:
-            detail.append(f"<b>flaw ({_e(step.flaw.kind)})</b>: {_e(step.flaw.witness)}")
+            detail.append(f"<b>flaw ({_e(step.flaw.kind)})</b>: {_prose(step.flaw.witness)}")
         if step.elaborations:
             last = step.elaborations[-1]
             detail.append(
@@ -74,16 +75,19 @@ def html_report(trace: ReviewTrace) -> str:
                 + " · T: "
                 + _e(", ".join(last.background))
             )
-            detail.append("<ol>" + "".join(f"<li>{_e(x)}</li>" for x in last.derivation) + "</ol>")
-        detail.extend(f"convention: {_e(c)}" for c in step.conventions)
+            lines = "".join(f"<li>{_prose(x)}</li>" for x in last.derivation)
+            detail.append(f"<ol>{lines}</ol>")
+        detail.extend(f"convention: {_prose(c)}" for c in step.conventions)
         tier = "" if step.state is State.OPEN else f"{step.tier.icon} {step.tier}"
         rows.append(
             f'<tr class="{step.state.value}" data-step="{_e(step.id)}">'
             f"<td>{_e(step.id)}</td><td>{_e(step.location)}</td><td>{step.state.value.upper()}</td>"
-            f"<td>{tier}</td><td>{_e(step.text)}<div class=d>{'<br>'.join(detail)}</div></td></tr>"
+            f"<td>{tier}</td><td>{_prose(step.text)}"
+            f"<div class=d>{'<br>'.join(detail)}</div></td></tr>"
         )
     ledger = "".join(
-        f"<li>{_e(e.id)} [{e.status.value}] {_e(e.claim)} — {_e(e.citation or 'no citation')}</li>"
+        f"<li>{_e(e.id)} [{e.status.value}] {_prose(e.claim)} — "
+        f"{_prose(e.citation or 'no citation')}</li>"
         for e in trace.ledger.values()
     )
     return _PAGE.format(
@@ -95,6 +99,7 @@ def html_report(trace: ReviewTrace) -> str:
         reason=_e(trace.reason),
         tokens=trace.tokens,
         calls=len(trace.calls),
+        assets=inline_math_assets(),
     )
 
 
@@ -126,6 +131,23 @@ def _e(text: str) -> str:
     return html.escape(str(text))
 
 
+def _prose(text: str) -> str:
+    """Proof prose with ``$…$`` math: the escaped text, typeset in the browser by the inlined
+    player script (words stay text nodes; only the math goes through KaTeX, untrusted).
+
+    >>> _prose("so $x < 1$")
+    '<span data-vs-prose="so $x &lt; 1$">so $x &lt; 1$</span>'
+    """
+    shown = _e(text)
+    return f'<span data-vs-prose="{shown}">{shown}</span>'
+
+
+def _tex(latex: str) -> str:
+    """A bare formula (a machine check's claim), typeset by KaTeX; the source is the fallback."""
+    shown = _e(latex)
+    return f'<code data-vs-tex="{shown}">{shown}</code>'
+
+
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>review: {source}</title>
 <style>
@@ -135,7 +157,9 @@ td{{border-top:1px solid #ddd;padding:.4em;vertical-align:top}}
 tr.verified td:nth-child(3){{color:#186a3b}}
 tr.flawed td:nth-child(3){{color:#b03a2e;font-weight:bold}}
 tr.open td:nth-child(3){{color:#7d6608}} .d{{color:#555;font-size:.9em;margin-top:.3em}}
-</style></head><body>
+</style>
+{assets}
+</head><body>
 <h1>Review of {source}</h1><p>model: {model}</p>
 <p id="verdict"><b>verdict: {verdict}</b> — {reason}</p>
 <table><tr><th>step</th><th>at</th><th>state</th><th>tier</th><th>text and elaboration</th></tr>

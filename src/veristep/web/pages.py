@@ -136,7 +136,9 @@ def _formula_title(derivation: dict, fallback: str) -> str:
     """Start → target, typeset by the player script (the text stays as the fallback)."""
     start, target = derivation.get("start"), derivation.get("target")
     if not start:
-        return html.escape(fallback)
+        # A free-text title may carry $…$ math; the player script renders it, text stays text.
+        shown = html.escape(fallback)
+        return f'<span data-vs-prose="{shown}">{shown}</span>'
     parts = [f'<span data-vs-tex="{html.escape(start)}">{html.escape(start)}</span>']
     if target:
         parts.append(f'<span data-vs-tex="{html.escape(target)}">{html.escape(target)}</span>')

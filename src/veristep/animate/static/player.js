@@ -61,6 +61,55 @@
     return holder;
   }
 
+  /* Prose with inline math, as proposers write it: "add $\frac{c}{a}$ to both sides".
+     Split on unescaped $…$ (or $$…$$); "\$" is a literal dollar. Words become text nodes, never
+     markup; math is typeset by KaTeX untrusted (no \htmlData: these carry no glyph ids). An
+     unbalanced "$" means the text was not written with delimiters, so all of it stays text. */
+  function splitProse(text) {
+    var parts = [], plain = "", i = 0, n = text.length;
+    while (i < n) {
+      var c = text.charAt(i);
+      if (c === "\\" && text.charAt(i + 1) === "$") { plain += "$"; i += 2; continue; }
+      if (c !== "$") { plain += c; i++; continue; }
+      var delim = text.charAt(i + 1) === "$" ? "$$" : "$";
+      var j = i + delim.length, close = -1;
+      while (j < n) {
+        if (text.charAt(j) === "\\") { j += 2; continue; }
+        if (text.substr(j, delim.length) === delim) { close = j; break; }
+        j++;
+      }
+      if (close < 0) return [{ math: false, text: text }];
+      var tex = text.slice(i + delim.length, close);
+      if (plain) parts.push({ math: false, text: plain });
+      plain = "";
+      if (tex.trim()) parts.push({ math: true, text: tex });
+      i = close + delim.length;
+    }
+    if (plain) parts.push({ math: false, text: plain });
+    return parts;
+  }
+
+  function appendProse(node, text) {
+    splitProse(String(text == null ? "" : text)).forEach(function (part) {
+      if (!part.math || !window.katex) {
+        node.appendChild(document.createTextNode(part.math ? "$" + part.text + "$" : part.text));
+        return;
+      }
+      var span = el("span", "vs-math");
+      try {
+        window.katex.render(part.text, span, { throwOnError: false, strict: "ignore", trust: false });
+      } catch (err) { span.textContent = part.text; }
+      node.appendChild(span);
+    });
+    return node;
+  }
+
+  /* The same text for places that cannot hold markup (tooltips, accessible names). */
+  function plainProse(text) {
+    return splitProse(String(text == null ? "" : text))
+      .map(function (part) { return part.text; }).join("");
+  }
+
   /* The ids inside an element (itself included), as a signature: equal signatures = the same
      subtree, so the whole element may glide as one unit. */
   function signature(node) {
@@ -248,7 +297,8 @@
       b.type = "button";
       b.setAttribute("data-step", String(s.index));
       b.setAttribute("data-tier", s.tier);
-      var why = t.label + " \u2014 " + (s.operation ? s.operation + ": " : "") + (s.reason || "");
+      var why = t.label + " \u2014 " + (s.operation ? plainProse(s.operation) + ": " : "") +
+        plainProse(s.reason || "");
       b.title = why;
       b.setAttribute("aria-label", "step " + s.index + ": " + why);
       // Hover or keyboard focus explains the step; a tap (click) also jumps to it.
@@ -270,7 +320,8 @@
     var t = TIERS[s.tier] || TIERS.unchecked;
     this.reason.textContent = "";
     this.reason.appendChild(icon(s.tier));
-    this.reason.appendChild(document.createTextNode(" Step " + s.index + " \u00B7 " + t.label + ": " + (s.reason || "")));
+    this.reason.appendChild(document.createTextNode(" Step " + s.index + " \u00B7 " + t.label + ": "));
+    appendProse(this.reason, s.reason || "");
     this.reason.setAttribute("data-step", String(s.index));
   };
 
@@ -280,7 +331,8 @@
       b.classList.toggle("vs-current", Number(b.getAttribute("data-step")) === k);
     });
     var s = (this.payload.steps || [])[k - 1];
-    this.caption.textContent = s ? (s.operation || "step " + s.index) : "start";
+    this.caption.textContent = "";
+    appendProse(this.caption, s ? (s.operation || "step " + s.index) : "start");
     this.scrubber.value = String(k);
     this.root.setAttribute("data-frame", String(k));
     this.explain(k);
@@ -429,6 +481,7 @@
 
   window.VeristepPlayer = Player;
   window.veristepIcon = icon;
+  window.veristepProse = appendProse;
   window.veristepMount = function (root, payload) {
     var player = new Player(root, payload);
     root.veristep = player;
@@ -440,6 +493,10 @@
       try {
         window.katex.render(node.getAttribute("data-vs-tex"), node, { throwOnError: false, strict: "ignore" });
       } catch (err) { node.textContent = node.getAttribute("data-vs-tex"); }
+    });
+    document.querySelectorAll("[data-vs-prose]").forEach(function (node) {
+      node.textContent = "";
+      appendProse(node, node.getAttribute("data-vs-prose"));
     });
     document.querySelectorAll("[data-veristep-payload]").forEach(function (root) {
       var src = document.getElementById(root.getAttribute("data-veristep-payload"));

@@ -31,15 +31,15 @@ _BASIC: dict[type, Callable[[sp.Basic], sp.Basic]] = {
 
 _RULES = {
     "constant": ("apply the constant rule", "the derivative of a constant is 0"),
-    "identity": ("differentiate x", "\\frac{d}{dx} x = 1"),
-    "sum": ("apply the sum rule", "(f + g)' = f' + g'"),
-    "constant-multiple": ("take the constant factor out", "(c f)' = c f'"),
-    "power": ("apply the power rule", "\\frac{d}{dx} x^n = n x^{n-1}"),
-    "product": ("apply the product rule", "(f g)' = f' g + f g'"),
-    "quotient": ("apply the quotient rule", "(f/g)' = (f' g - f g') / g^2"),
+    "identity": ("differentiate $x$", "$\\frac{d}{dx} x = 1$"),
+    "sum": ("apply the sum rule", "$(f + g)' = f' + g'$"),
+    "constant-multiple": ("take the constant factor out", "$(c f)' = c f'$"),
+    "power": ("apply the power rule", "$\\frac{d}{dx} x^n = n x^{n-1}$"),
+    "product": ("apply the product rule", "$(f g)' = f' g + f g'$"),
+    "quotient": ("apply the quotient rule", "$(f/g)' = (f' g - f g') / g^2$"),
     "elementary": ("differentiate the elementary function", "standard derivatives"),
-    "exponential": ("differentiate the exponential", "\\frac{d}{dx} a^x = a^x \\ln a"),
-    "chain": ("apply the chain rule", "(f(u))' = f'(u) u'"),
+    "exponential": ("differentiate the exponential", "$\\frac{d}{dx} a^x = a^x \\ln a$"),
+    "chain": ("apply the chain rule", "$(f(u))' = f'(u) u'$"),
 }
 
 

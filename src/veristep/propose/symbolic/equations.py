@@ -6,14 +6,14 @@ Every move transforms both sides at once, the way a teacher writes it, and names
 >>> x = sp.Symbol("x")
 >>> p = Problem(start=sp.Eq(3 * x + 5, 11), target=sp.Eq(x, 2), var=x)
 >>> [m.operation for m in polynomial_moves(sp.Eq(3 * x + 5, 11), p)]
-['subtract 5 from both sides']
+['subtract $5$ from both sides']
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from veristep.propose.symbolic.moves import Move, Problem, tex
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
 
 
 def _has(expr: sp.Basic, x: sp.Symbol) -> bool:
@@ -65,6 +65,10 @@ def _scale(state: sp.Eq, factor: sp.Basic, why: str) -> Move:
     return Move("divide", f"divide both sides by {tex(factor)}", why, _division_type(factor), new)
 
 
+def _nonzero(expr: sp.Basic) -> str:
+    return math(bare_tex(expr) + " \\ne 0")
+
+
 def _division_type(factor: sp.Basic) -> str:
     # Dividing by a parameter loses the case where it is zero: claim "solve", not "rewrite".
     return "solve" if factor.free_symbols else "rewrite"
@@ -97,7 +101,7 @@ def linear_moves(state: sp.Eq, p: Problem) -> list[Move]:
     if coeff != 1 and not coeff.has(x):
         why = "isolate the unknown; the coefficient is non-zero"
         if coeff.free_symbols:
-            why += f" (assuming {tex(coeff)} \\ne 0)"
+            why += f" (assuming {_nonzero(coeff)})"
         return [_scale(state, coeff, why)]
     return []
 
@@ -107,7 +111,7 @@ def standard_form_move(state: sp.Eq, x: sp.Symbol) -> Move:
     lhs, rhs = state.lhs, state.rhs
     diff = sp.expand(lhs - rhs)
     if sp.Poly(diff, x).LC().could_extract_minus_sign():
-        why = f"subtract {tex(lhs)} from both sides and swap them, so the x^2 term stays positive"
+        why = f"subtract {tex(lhs)} from both sides and swap them, so the $x^2$ term stays positive"
         op = "bring every term to one side"
         return Move("standard-form", op, why, "rewrite", sp.Eq(-diff, 0))
     why = f"subtract {tex(rhs)} from both sides"
@@ -181,7 +185,7 @@ def _pure_square_moves(state: sp.Eq, x: sp.Symbol, a: sp.Basic, c: sp.Basic) -> 
             Move(
                 "square-root",
                 "take the square root of both sides",
-                "u^2 = k with k \\ge 0 means u = \\sqrt{k} or u = -\\sqrt{k}",
+                "$u^2 = k$ with $k \\ge 0$ means $u = \\sqrt{k}$ or $u = -\\sqrt{k}$",
                 "rewrite",
                 cases,
             )
@@ -221,7 +225,7 @@ def complete_square_moves(state: sp.Eq, p: Problem) -> list[Move]:
     if a != 1:
         why = "make the leading coefficient 1"
         if a.free_symbols:
-            why += f"; assuming {tex(a)} \\ne 0, as the equation is quadratic"
+            why += f"; assuming {_nonzero(a)}, as the equation is quadratic"
         new = sp.Eq(sp.expand(lhs / a), sp.expand(rhs / a))
         return [Move("divide", f"divide both sides by {tex(a)}", why, _division_type(a), new)]
     if b == 0:
@@ -234,7 +238,7 @@ def complete_square_moves(state: sp.Eq, p: Problem) -> list[Move]:
             Move(
                 "add-square",
                 f"add {tex(sq)} to both sides",
-                "complete the square: half the coefficient of x, squared",
+                "complete the square: half the coefficient of $x$, squared",
                 "rewrite",
                 new,
             )
@@ -243,7 +247,8 @@ def complete_square_moves(state: sp.Eq, p: Problem) -> list[Move]:
 
 
 def _perfect_square(state: sp.Eq, x: sp.Symbol, half: sp.Basic) -> Move:
-    why = f"x^2 + 2 \\cdot {tex(half)} x + ({tex(half)})^2 = (x + {tex(half)})^2"
+    h = bare_tex(half)
+    why = math(f"x^2 + 2 \\cdot {h} x + ({h})^2 = (x + {h})^2")
     new = sp.Eq(sp.Pow(x + half, 2), state.rhs)
     return Move("perfect-square", "write the left side as a perfect square", why, "rewrite", new)
 
@@ -253,7 +258,10 @@ def _square_root_of_square(base: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move:
     # sqrt(4 a^2) = 2|a|; the ± that follows absorbs the sign, so 2a may be written.
     root_den = sp.powdenest(sp.sqrt(den), force=True)
     root = sp.sqrt(num) / root_den
-    why = "u^2 = k means u = \\sqrt{k} or u = -\\sqrt{k}; ± absorbs the sign of the denominator"
+    why = (
+        "$u^2 = k$ means $u = \\sqrt{k}$ or $u = -\\sqrt{k}$; "
+        "$\\pm$ absorbs the sign of the denominator"
+    )
     if num.is_number and num.is_negative:
         return Move(
             "no-real-root",
@@ -320,7 +328,7 @@ def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:
     n = int(lhs.exp)
     if n % 2 == 1:
         root = sp.real_root(rhs, n)
-        why = f"u \\mapsto u^{n} is one-to-one for odd {n}"
+        why = f"$u \\mapsto u^{n}$ is one-to-one for odd {n}"
         op = f"take the real {_ordinal(n)} root of both sides"
         return Move("nth-root", op, why, "rewrite", sp.Eq(x, root))
     if rhs.is_negative:
@@ -328,7 +336,7 @@ def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:
                     "no real number has a negative even power", "rewrite", sp.false)  # fmt: skip
     root = sp.root(rhs, n)
     cases = sp.Or(sp.Eq(x, -root), sp.Eq(x, root)) if root != 0 else sp.Eq(x, 0)
-    why = f"u^{n} = k with k \\ge 0 means u = \\pm k^{{1/{n}}}"
+    why = f"$u^{n} = k$ with $k \\ge 0$ means $u = \\pm k^{{1/{n}}}$"
     return Move("nth-root", f"take the {_ordinal(n)} root of both sides", why, "rewrite", cases)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.integrals.manualintegrate import PartsRule, integral_steps
 
-from veristep.propose.symbolic.moves import Move, Problem, tex
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
 
 
 def _definite(expr: sp.Basic) -> list[sp.Integral]:
@@ -57,12 +57,14 @@ def _one(i: sp.Integral) -> Move | None:
         boundary, rest = _bounds(u * v, x, a, b), sp.Integral(v * sp.diff(u, x), (x, a, b))
         with sp.evaluate(False):
             new = sp.Add(boundary, sp.Mul(-1, rest))
-        why = f"\\int u\\,dv = [uv] - \\int v\\,du with u = {tex(u)}, dv = {tex(dv)}\\,dx"
+        parts = math("\\int u\\,dv = [uv] - \\int v\\,du")
+        why = f"{parts} with {math('u = ' + bare_tex(u))}, {math('dv = ' + bare_tex(dv) + ' dx')}"
         return Move("parts", "integrate by parts", why, "rewrite", new)
     F = rule.eval() if not rule.contains_dont_know() else sp.integrate(f, x)
     if F.has(sp.Integral):
         return None
-    why = f"an antiderivative of {tex(f)} is {tex(F)}; F({tex(b)}) - F({tex(a)})"
+    bounds = math(f"F({bare_tex(b)}) - F({bare_tex(a)})")
+    why = f"an antiderivative of {tex(f)} is {math('F = ' + bare_tex(F))}; {bounds}"
     return Move(
         "antiderivative",
         "evaluate the integral with an antiderivative",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from veristep.propose.symbolic.moves import Move, Problem, tex
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
 
 
 def _pending(expr: sp.Basic) -> list[sp.Limit]:
@@ -22,6 +22,10 @@ def _finite(v: sp.Basic) -> bool:
     return not v.has(sp.zoo, sp.nan, sp.oo, -sp.oo)
 
 
+def _ne(x: sp.Basic, a: sp.Basic) -> str:
+    return math(bare_tex(x) + " \\ne " + bare_tex(a))
+
+
 def _one(lim: sp.Limit) -> Move | None:
     f, x, a, direction = lim.args
     num, den = sp.fraction(sp.together(f))
@@ -30,7 +34,7 @@ def _one(lim: sp.Limit) -> Move | None:
         if _finite(direct) and _finite(den.subs(x, a)) and den.subs(x, a) != 0:
             return Move(
                 "substitute",
-                f"substitute {tex(x)} = {tex(a)}",
+                f"substitute {math(bare_tex(x) + ' = ' + bare_tex(a))}",
                 "the function is continuous there",
                 "rewrite",
                 sp.simplify(direct),
@@ -42,15 +46,15 @@ def _one(lim: sp.Limit) -> Move | None:
         return Move(
             "cancel-limit",
             f"cancel the common factor {tex(common)}",
-            f"inside the limit {tex(x)} \\ne {tex(a)}, so the factor is non-zero",
+            f"inside the limit {_ne(x, a)}, so the factor is non-zero",
             "rewrite",
             sp.Limit(sp.cancel(f), x, a, direction),
         )
     if a in (sp.oo, -sp.oo) and any(p.exp.is_negative for p in f.atoms(sp.Pow) if p.base == x):
         return Move(
             "evaluate-limit",
-            "let the negative powers of x tend to 0",
-            "\\frac{c}{x^m} \\to 0 as x \\to \\infty",
+            "let the negative powers of $x$ tend to $0$",
+            "$\\frac{c}{x^m} \\to 0$ as $x \\to \\infty$",
             "rewrite",
             sp.limit(f, x, a),
         )
@@ -58,7 +62,7 @@ def _one(lim: sp.Limit) -> Move | None:
         return Move(
             "known-limit",
             "use the known limit",
-            "\\lim_{u \\to 0} \\frac{\\sin u}{u} = 1",
+            "$\\lim_{u \\to 0} \\frac{\\sin u}{u} = 1$",
             "rewrite",
             sp.S.One,
         )

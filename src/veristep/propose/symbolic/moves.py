@@ -62,8 +62,29 @@ def pick_var(*exprs: sp.Basic | None) -> sp.Symbol | None:
     return min(symbols, key=lambda s: s.name) if symbols else None
 
 
-def tex(expr: sp.Basic) -> str:
-    """Inline LaTeX of a term inside an operation's wording."""
+def bare_tex(expr: sp.Basic) -> str:
+    """LaTeX of a term without delimiters, for composing a larger formula inside one ``$…$``."""
     from veristep.propose.symbolic.printer import to_latex
 
     return to_latex(expr)
+
+
+def tex(expr: sp.Basic) -> str:
+    """Inline math of a term inside an operation's wording, delimited as ``$…$``.
+
+    Prose and formulas travel in one string (as LLM proposers write them), so the delimiters are
+    what lets a reader render the math and leave the words alone.
+
+    >>> tex(sp.Rational(1, 2))
+    '$\\\\frac{1}{2}$'
+    """
+    return math(bare_tex(expr))
+
+
+def math(latex: str) -> str:
+    """Delimit a hand-written LaTeX fragment as inline math.
+
+    >>> math("u^2 = k")
+    '$u^2 = k$'
+    """
+    return f"${latex}$"

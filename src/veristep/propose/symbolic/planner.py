@@ -12,7 +12,7 @@ the node and time budget, the plan says so and keeps the longest honest progress
 >>> result.reached, len(result.steps)
 (True, 3)
 >>> [s.operation for s in result.steps][-1]
-'divide both sides by -3'
+'divide both sides by $-3$'
 """
 
 from __future__ import annotations
@@ -284,7 +284,9 @@ def _finish(path: tuple[Move, ...], p: Problem, began: float, nodes: int, *, exa
     steps = _steps(p.start, path)
     if not exact and p.target is not None:
         last = path[-1].state if path else p.start
-        operation = "write the two roots with \\pm" if p.wants_pm else "write in the requested form"
+        operation = (
+            "write the two roots with $\\pm$" if p.wants_pm else "write in the requested form"
+        )
         latex = p.target_latex or to_latex(p.target)
         steps.append(
             PlannedStep(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from veristep.propose.symbolic.moves import Move, Problem, tex
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
 from veristep.propose.symbolic.printer import to_latex
 
 
@@ -26,6 +26,10 @@ def special_moves(state: sp.Basic, p: Problem) -> list[Move]:
         if moves:
             return moves
     return []
+
+
+def _relation(x: sp.Basic, rel: str, value: sp.Basic) -> str:
+    return math(f"{bare_tex(x)} {rel} {bare_tex(value)}")
 
 
 def _absolute_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
@@ -51,13 +55,13 @@ def _absolute_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
             Move(
                 "abs-negative",
                 "note that an absolute value is never negative",
-                f"|u| \\ge 0 > {tex(rhs)}",
+                math(f"|u| \\ge 0 > {bare_tex(rhs)}"),
                 "rewrite",
                 sp.false,
             )
         ]
     cases = sp.Or(sp.Eq(inner, rhs), sp.Eq(inner, -rhs))
-    why = "|u| = k means u = k or u = -k"
+    why = "$|u| = k$ means $u = k$ or $u = -k$"
     change = "rewrite"
     if rhs.has(x):
         # The cases drop the condition k >= 0, so they may add roots: a widening step.
@@ -110,7 +114,7 @@ def _rational_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         return []
     lcd = sp.factor(sp.lcm(dens))  # numeric denominators too: no fraction survives the move
     excluded = sorted(sp.solve(lcd, x), key=sp.default_sort_key)
-    shown = ", ".join(f"{tex(x)} \\ne {tex(v)}" for v in excluded) or "none"
+    shown = ", ".join(_relation(x, "\\ne", v) for v in excluded) or "none"
     new = sp.Eq(sp.expand(sp.cancel(state.lhs * lcd)), sp.expand(sp.cancel(state.rhs * lcd)))
     why = (
         f"clear the denominators; valid only where they are non-zero ({shown}), "
@@ -133,7 +137,7 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
             Move(
                 "take-ln",
                 "take the natural logarithm of both sides",
-                "\\ln is the inverse of e^u on positive numbers",
+                "$\\ln$ is the inverse of $e^u$ on positive numbers",
                 "rewrite",
                 new,
             )
@@ -147,7 +151,7 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
             Move(
                 "equate-exponents",
                 "equate the exponents",
-                f"u \\mapsto {tex(base)}^u is one-to-one",
+                math(f"u \\mapsto {bare_tex(base)}^u") + " is one-to-one",
                 "rewrite",
                 new,
             )
@@ -157,7 +161,7 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
     take_ln = Move(
         "take-ln",
         "take the natural logarithm of both sides",
-        "\\ln(b^u) = u \\ln b",
+        "$\\ln(b^u) = u \\ln b$",
         "rewrite",
         sp.Eq(expo * sp.log(base), sp.log(rhs)),
     )
@@ -167,7 +171,7 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         same_base = Move(
             "same-base",
             f"write {tex(rhs)} as a power of {tex(base)}",
-            f"{tex(rhs)} = {tex(base)}^{{{tex(k)}}}",
+            math(f"{bare_tex(rhs)} = {bare_tex(base)}^{{{bare_tex(k)}}}"),
             "rewrite",
             new,
         )
@@ -200,7 +204,7 @@ def _log_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         moves = _natural_log_moves(state, left, x)
         if combined is not None:
             why = (
-                "\\log u + \\log v = \\log(uv) and \\log u - \\log v = \\log(u/v); the "
+                "$\\log u + \\log v = \\log(uv)$ and $\\log u - \\log v = \\log(u/v)$; the "
                 "arguments must stay positive, so candidates are checked at the end"
             )
             moves.append(Move("combine-logs", "combine the logarithms", why, "solve",
@@ -217,7 +221,7 @@ def _natural_log_moves(state: sp.Eq, terms: list[sp.Basic], x: sp.Symbol) -> lis
         return []
     # expand_mul, not expand: expand would also split log(2x) into log 2 + log x (x > 0 only).
     new = sp.Eq(sp.expand_mul(state.lhs / size), sp.expand_mul(state.rhs / size))
-    why = "\\log_b u = \\frac{\\ln u}{\\ln b}: write the logarithms as natural logarithms"
+    why = "$\\log_b u = \\frac{\\ln u}{\\ln b}$: write the logarithms as natural logarithms"
     return [Move("natural-logs", f"multiply both sides by {tex(1 / size)}", why, "rewrite", new)]
 
 
@@ -242,12 +246,13 @@ def _single_log_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         base = sp.nsimplify(base) if base.is_number else base
         if base.is_Integer:
             new = sp.Eq(rest.args[0], sp.Pow(base, rhs, evaluate=False))
-            why = f"\\log_{{{tex(base)}}} u = k means u = {tex(base)}^k"
+            b = bare_tex(base)
+            why = f"$\\log_{{{b}}} u = k$ means $u = {b}^k$"
             return [Move("exp-form", "rewrite in exponential form", why, "rewrite", new)]
         return [_scale_log(state, coeff)]
     if isinstance(lhs, sp.log) and not rhs.has(x):
         new = sp.Eq(lhs.args[0], sp.exp(rhs) if rhs.free_symbols or rhs != 0 else sp.S.One)
-        why = "\\ln u = k means u = e^k"
+        why = "$\\ln u = k$ means $u = e^k$"
         return [Move("exp-form", "exponentiate both sides", why, "rewrite", new)]
     return []
 
@@ -289,7 +294,7 @@ def candidate_check_moves(state: sp.Basic, p: Problem, values: list[sp.Basic]) -
         if verdict:
             keep.append(v)
         else:
-            notes.append(f"{tex(x)} = {tex(v)} does not satisfy {to_latex(original)}")
+            notes.append(f"{_relation(x, '=', v)} does not satisfy {math(to_latex(original))}")
     if not notes:
         return []
     new = sp.Or(*[sp.Eq(x, v) for v in keep]) if keep else sp.false
@@ -312,8 +317,8 @@ def confirm_candidates_move(state: sp.Basic, p: Problem, values: list[sp.Basic])
         return None
     if any(_satisfies(original, x, v) is not True for v in values):
         return None
-    shown = ", ".join(f"{tex(x)} = {tex(v)}" for v in values)
-    why = f"each candidate ({shown}) satisfies {to_latex(original)}: none is extraneous"
+    shown = ", ".join(_relation(x, "=", v) for v in values)
+    why = f"each candidate ({shown}) satisfies {math(to_latex(original))}: none is extraneous"
     return Move(
         "confirm-candidates", "check the candidates in the original equation", why, "rewrite", state
     )

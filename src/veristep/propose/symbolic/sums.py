@@ -15,11 +15,11 @@ from veristep.propose.symbolic.moves import Move, Problem, tex
 
 # Closed forms of sum_{k=1}^{n} k^p, with the name a teacher would cite.
 _POWER_SUMS = {
-    0: ("\\sum_{k=1}^{n} 1 = n", lambda n: n),
-    1: ("\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}", lambda n: n * (n + 1) / 2),
-    2: ("\\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}", lambda n: n * (n + 1) * (2 * n + 1) / 6),
+    0: ("$\\sum_{k=1}^{n} 1 = n$", lambda n: n),
+    1: ("$\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}$", lambda n: n * (n + 1) / 2),
+    2: ("$\\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}$", lambda n: n * (n + 1) * (2 * n + 1) / 6),
     3: (
-        "\\sum_{k=1}^{n} k^3 = \\left(\\frac{n(n+1)}{2}\\right)^2",
+        "$\\sum_{k=1}^{n} k^3 = \\left(\\frac{n(n+1)}{2}\\right)^2$",
         lambda n: (n * (n + 1) / 2) ** 2,
     ),
 }
@@ -34,7 +34,7 @@ def _closed_form(
 ) -> tuple[str, sp.Basic] | None:
     if lo == 1:
         if not f.has(k):
-            return "a sum of n equal terms", f * hi
+            return "a sum of $n$ equal terms", f * hi
         if f == k or (isinstance(f, sp.Pow) and f.base == k and f.exp in _POWER_SUMS):
             power = 1 if f == k else int(f.exp)
             name, formula = _POWER_SUMS[power]
@@ -44,7 +44,7 @@ def _closed_form(
     if isinstance(f, sp.Pow) and f.exp == k and not f.base.has(k) and f.base != 1:
         r = f.base
         value = (r ** (hi + 1) - r**lo) / (r - 1)
-        return "geometric series: \\sum_{k=m}^{n} r^k = \\frac{r^{n+1} - r^m}{r - 1}", value
+        return "geometric series: $\\sum_{k=m}^{n} r^k = \\frac{r^{n+1} - r^m}{r - 1}$", value
     return None
 
 

@@ -10,7 +10,9 @@
       item.appendChild(window.veristepIcon(tier));
       text = " " + text;
     }
-    item.appendChild(document.createTextNode(text));
+    // Operations, reasons and answers may carry $…$ math: the player's prose renderer typesets it
+    // and keeps every other character as text.
+    window.veristepProse(item, text);
     return item;
   }
 
@@ -84,9 +86,10 @@
         var ev = JSON.parse(e.data);
         var item = attemptItem(list, ev.attempt), head = item.querySelector(".attempt-head");
         var inner = item.querySelector("ol");
-        if (!inner.children.length) {  // no step events came: show the steps from the verdict
-          ev.steps.forEach(function (step) { inner.appendChild(stepItem(step)); });
-        }
+        // The verdict's steps replace the live lines: they are final and also carry each step's
+        // operation, which the live grounding events do not know.
+        inner.innerHTML = "";
+        ev.steps.forEach(function (step) { inner.appendChild(stepItem(step)); });
         item.setAttribute("data-tier", ev.tier);
         head.textContent = " attempt " + ev.attempt + ": " + ev.summary;
         head.insertBefore(window.veristepIcon(ev.tier), head.firstChild);
