@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+import sympy
 
 from veristep.mathgraph import LatexParseError, parse_latex, to_latex, to_sympy
 
@@ -66,6 +67,28 @@ def test_huge_literals_stay_unevaluated_in_sympy() -> None:
     for latex in ("9^{9^{9^{9}}}", "100000!", r"\binom{100000}{50000}", "(2^{1000})^{1000}"):
         to_sympy(parse_latex(latex))
     assert time.perf_counter() - start < 2.0
+
+
+def test_huge_literal_inside_sums_functions_and_relations_stays_unevaluated() -> None:
+    # SymPy's Add, Mul, sqrt, Abs, floor and < each evaluate a number power they are handed:
+    # 10^{10^{10}} inside any of them used to run without end while building the form.
+    start = time.perf_counter()
+    for latex in (
+        "10^{10^{10}} + 1",
+        r"2 \cdot 10^{10^{10}} x",
+        r"\frac{1}{10^{10^{10}}}",
+        r"\sqrt{10^{10^{10}}} > 0",
+        r"|10^{10^{10}}| = \lfloor 10^{10^{10}} \rfloor",
+        r"x = \pm 10^{10^{10}}",
+    ):
+        form = to_sympy(parse_latex(latex))
+        tower = sympy.Pow(10, sympy.Pow(10, 10, evaluate=False), evaluate=False)
+        assert form.has(tower), (latex, form)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_small_literals_are_still_evaluated() -> None:
+    assert to_sympy(parse_latex("2^{10} + 1")) == 1025
 
 
 def test_non_string_input_is_an_input_error() -> None:

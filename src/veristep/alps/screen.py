@@ -101,21 +101,29 @@ def _worker(text: str, budget: Budget, prover_name: str) -> LawReport:
 def read_laws(path: Path) -> list[str]:
     """Laws from JSONL (field ``law``) or plain text (one per line), canonical and deduplicated."""
     out: dict[str, None] = {}
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            line = line.strip()
-            if not line:
-                continue
-            text = line
-            if line.startswith("{"):
-                try:
-                    text = json.loads(line)["law"]
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    raise InputError(f"{path}:{lineno}: not a JSON object with a 'law'") from None
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    for lineno, raw in enumerate(data.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}:{lineno}: not UTF-8 text (byte {exc.start + 1})") from None
+        if not line:
+            continue
+        text = line
+        if line.startswith("{"):
             try:
-                out[str(canonical(parse_law(text)))] = None
-            except InputError as err:
-                raise InputError(f"{path}:{lineno}: {err.one_line()}") from None
+                text = json.loads(line)["law"]
+            except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
+                raise InputError(f"{path}:{lineno}: not a JSON object with a 'law'") from None
+            if not isinstance(text, str):
+                raise InputError(f"{path}:{lineno}: 'law' must be a string, got {text!r:.40}")
+        try:
+            out[str(canonical(parse_law(text)))] = None
+        except InputError as err:
+            raise InputError(f"{path}:{lineno}: {err.one_line()}") from None
     return list(out)
 
 

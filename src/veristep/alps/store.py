@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from veristep.alps.stages import StageResult
+from veristep.core.errors import InputError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS laws (
@@ -64,9 +65,14 @@ class LawReport:
 class ScreenStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path)
-        self.conn.executescript(_SCHEMA)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(self.path)
+            self.conn.executescript(_SCHEMA)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            # A --db that names a directory, an unwritable place or a file that is not SQLite
+            # is the user's input, not an internal failure.
+            raise InputError(f"cannot use {self.path} as a results database: {exc}") from None
 
     def close(self) -> None:
         self.conn.close()

@@ -213,6 +213,11 @@ class CasPool:
             self._cond.notify_all()
         for worker in idle:
             worker.kill()
+        # Wait for a replacement being forked right now: a client that exits halfway through
+        # its request makes the forkserver print a traceback (EOFError) on the shared stderr.
+        # No spawn starts after this, since _spawn checks _closed under the same lock.
+        if self._spawn_lock.acquire(timeout=_JOIN_S):
+            self._spawn_lock.release()
 
     def __enter__(self) -> CasPool:
         return self
@@ -222,6 +227,8 @@ class CasPool:
 
     def _spawn(self) -> _Worker:
         with self._spawn_lock:
+            if self._closed:
+                raise WorkerStartError("the pool is closed")
             try:
                 return _Worker(self._ctx, self._memory_mb, self._preload)
             except OSError as exc:  # out of processes or file descriptors, forkserver gone

@@ -71,17 +71,27 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return _prove_one(args, settings)
 
 
+def _read_coq_file(path: Path) -> str:
+    """The text of a .v file; a missing or non-UTF-8 file is an input error naming it."""
+    if not path.is_file():
+        raise InputError(f"file not found: {path}")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+
+
 # -- --check -------------------------------------------------------------------------------
 def _check(args: argparse.Namespace, settings: Settings) -> int:
     from veristep.formal.strict import check_file
 
     path = Path(args.check)
-    if not path.is_file():
-        raise InputError(f"file not found: {args.check}")
+    source = _read_coq_file(path)
     expected = _bench_theorem(args.expect, None) if args.expect else None
-    verdict = check_file(
-        path.read_text(encoding="utf-8"), expected, memory_mb=settings.coq_memory_mb
-    )
+    verdict = check_file(source, expected, memory_mb=settings.coq_memory_mb)
     if args.json:
         print(json.dumps({"file": str(path), **verdict.to_json()}))
     else:
@@ -134,9 +144,7 @@ def _target_theorem(target: str, header: str):
 
     path = Path(target)
     if target.endswith(".v"):
-        if not path.is_file():
-            raise InputError(f"file not found: {target}")
-        file_header, statement, _ = split_proof_file(path.read_text(encoding="utf-8"))
+        file_header, statement, _ = split_proof_file(_read_coq_file(path))
         header = file_header
     else:
         statement = target.strip()

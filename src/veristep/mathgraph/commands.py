@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+from typing import Any
 
 from veristep.core.settings import Settings
 
@@ -22,9 +24,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     graph = parse_latex(args.latex, settings)
     try:
-        sympy_forms = [str(to_sympy(graph, settings=settings))]
+        sympy_forms = [_text(to_sympy(graph, settings=settings))]
     except PlusMinusError:
-        sympy_forms = [str(b) for b in branches(graph, settings=settings)]
+        sympy_forms = [_text(b) for b in branches(graph, settings=settings)]
     latex = to_latex(graph)
     if args.json:
         doc = {
@@ -44,3 +46,38 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.ids:
         print("latex with ids:", to_latex(graph, with_ids=True))
     return 0
+
+
+def _text(expr: Any) -> str:
+    """``str`` of a SymPy form; integers too long for Python to print (over 4300 digits) are
+    shown by their size instead of failing the whole command.
+
+    >>> import sympy
+    >>> _text(sympy.Integer(2) ** 20000 + sympy.Symbol("x"))
+    'x + <integer of about 6021 digits>'
+    """
+    try:
+        return str(expr)
+    except ValueError:
+        return _sized_printer().doprint(expr)
+
+
+def _sized_printer() -> Any:
+    from sympy.printing.str import StrPrinter
+
+    class SizedIntegers(StrPrinter):
+        def _print_Integer(self, expr: Any) -> str:
+            try:
+                return str(expr)
+            except ValueError:
+                digits = int(abs(int(expr)).bit_length() * math.log10(2)) + 1
+                return f"<integer of about {digits} digits>"
+
+        def _print_Rational(self, expr: Any) -> str:
+            try:
+                return str(expr)
+            except ValueError:
+                num, den = (self._print_Integer(n) for n in (expr.numerator, expr.denominator))
+                return f"{num}/{den}"
+
+    return SizedIntegers()

@@ -10,7 +10,8 @@ Conventions (documented in docs/mathgraph.md):
   the disjunction inside the equivalence. A bare expression with ± has no single form
   (:class:`PlusMinusError`); :func:`branches` gives one object per sign choice of the whole graph;
 * a number literal that would be expensive to evaluate (huge powers, factorials, binomials) stays
-  unevaluated, so that building the SymPy form is always fast;
+  unevaluated, so that building the SymPy form is always fast; a huge power makes the whole form
+  unevaluated, since SymPy's sums, products, functions and comparisons would evaluate it anyway;
 * a division by a literal zero is an input error, never ``zoo``.
 
 >>> from veristep.mathgraph.parser import parse_latex
@@ -67,9 +68,32 @@ def to_sympy(
     settings: Settings | None = None,
 ) -> Any:
     root = graph.root if isinstance(graph, Graph) else graph
-    converter = Converter(settings or Settings(), real, positive, sign=None)
-    converter.scan_dependents(root)
-    return _guarded(converter.convert, root)
+    return _convert(root, settings or Settings(), real, positive, sign=None)
+
+
+class _HugeLiteral(Exception):
+    """A literal power too big to evaluate met an evaluating conversion: start over unevaluated."""
+
+
+def _convert(
+    root: Node, settings: Settings, real: bool, positive: frozenset[str], sign: int | None
+) -> Any:
+    """Convert evaluated; if a huge literal power turns up, convert again with nothing evaluated.
+
+    ``10^{10^{10}} + 1`` must not hang here: an unevaluated ``Pow`` alone is safe, but ``Add``,
+    ``Mul``, ``sqrt``, ``Abs``, ``<`` ... would evaluate it (unbounded, in this process).
+    """
+    for evaluate in (True, False):
+        converter = Converter(settings, real, positive, sign, evaluate=evaluate)
+        converter.scan_dependents(root)
+        try:
+            if evaluate:
+                return _guarded(converter.convert, root)
+            with sympy.evaluate(False):
+                return _guarded(converter.convert, root)
+        except _HugeLiteral:
+            continue
+    raise AssertionError("unreachable: the unevaluated pass never raises _HugeLiteral")
 
 
 def _guarded(convert: Any, root: Node) -> Any:
@@ -92,9 +116,7 @@ def branches(
     has_pm = any(n.kind is Kind.PM for n in root.walk())
     out: list[Any] = []
     for sign in (1, -1) if has_pm else (None,):
-        converter = Converter(settings or Settings(), real, positive, sign)
-        converter.scan_dependents(root)
-        form = _guarded(converter.convert, root)
+        form = _convert(root, settings or Settings(), real, positive, sign)
         if all(form != other for other in out):
             out.append(form)
     return out
@@ -133,9 +155,15 @@ def _is_applied_name(node: Node) -> bool:
 
 class Converter(SubscriptBinding, CalculusConversion):
     def __init__(
-        self, settings: Settings, real: bool, positive: frozenset[str], sign: int | None
+        self,
+        settings: Settings,
+        real: bool,
+        positive: frozenset[str],
+        sign: int | None,
+        evaluate: bool = True,
     ) -> None:
         self.settings = settings
+        self.evaluate = evaluate  # False: build every node unevaluated (a huge literal is inside)
         self.real = real
         self.positive = positive
         self.sign = sign
@@ -240,6 +268,8 @@ class Converter(SubscriptBinding, CalculusConversion):
         if base.is_Number and exp.is_Integer and abs(exp) > 1:
             bits = max(abs(base.p).bit_length(), abs(base.q).bit_length(), 1)
             if bits * abs(int(exp)) > _BIG_BITS:
+                if self.evaluate:
+                    raise _HugeLiteral
                 return sympy.Pow(base, exp, evaluate=False)
         if base == 0 and exp.is_negative:
             raise InputError("division by zero (0 to a negative power)", kind="math")
@@ -277,23 +307,25 @@ class Converter(SubscriptBinding, CalculusConversion):
 
     def c_factorial(self, n: Node) -> Any:
         arg = self.convert(n.children[0])
-        return sympy.factorial(arg, evaluate=not (arg.is_Integer and arg > _BIG_INT))
+        return sympy.factorial(
+            arg, evaluate=self.evaluate and not (arg.is_Integer and arg > _BIG_INT)
+        )
 
     def c_binom(self, n: Node) -> Any:
         top, bottom = self.all(n)
         big = top.is_Integer and top > _BIG_INT
-        return sympy.binomial(top, bottom, evaluate=not big)
+        return sympy.binomial(top, bottom, evaluate=self.evaluate and not big)
 
     def c_abs(self, n: Node) -> Any:
         return sympy.Abs(self.convert(n.children[0]))
 
     def c_floor(self, n: Node) -> Any:
         arg = self.convert(n.children[0])
-        return sympy.floor(arg, evaluate=not _has_calculus(arg))
+        return sympy.floor(arg, evaluate=self.evaluate and not _has_calculus(arg))
 
     def c_ceil(self, n: Node) -> Any:
         arg = self.convert(n.children[0])
-        return sympy.ceiling(arg, evaluate=not _has_calculus(arg))
+        return sympy.ceiling(arg, evaluate=self.evaluate and not _has_calculus(arg))
 
     # --- statements ----------------------------------------------------------------------------
     def c_relation(self, n: Node) -> Any:
@@ -320,7 +352,8 @@ class Converter(SubscriptBinding, CalculusConversion):
             else:
                 # Comparing an integral or a limit would evaluate it here, unbounded (Eq of
                 # a Gaussian integral takes seconds): leave that to the grounding engine.
-                parts.append(_RELATIONS[op](a, b, evaluate=not _has_calculus(a, b)))
+                evaluate = self.evaluate and not _has_calculus(a, b)
+                parts.append(_RELATIONS[op](a, b, evaluate=evaluate))
         return parts[0] if len(parts) == 1 else sympy.And(*parts)
 
     def statements(self, n: Node) -> list[Any]:

@@ -69,6 +69,8 @@ def _run_review(args: argparse.Namespace, settings: Settings, model: str | None)
     text = _read_proof(args.proof)
     if args.max_iterations is not None and args.max_iterations < 1:
         raise InputError(f"--max-iterations must be at least 1, got {args.max_iterations}")
+    if args.html and not Path(args.html).resolve().parent.is_dir():
+        raise InputError(f"--html {args.html}: its folder does not exist")  # before the work
     trace_path = Path(args.trace) if args.trace else _default_trace(settings, text, model)
     with _iteration_status() as on_iteration:
         trace = review_proof(
@@ -82,7 +84,10 @@ def _run_review(args: argparse.Namespace, settings: Settings, model: str | None)
             on_iteration=on_iteration,
         )
     if args.html:
-        Path(args.html).write_text(html_report(trace), encoding="utf-8")
+        try:
+            Path(args.html).write_text(html_report(trace), encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"--html {args.html}: {exc.strerror or exc}") from None
     if args.json:
         print(json.dumps({**trace.to_json(), "trace_path": str(trace_path)}, ensure_ascii=False))
     else:
@@ -109,13 +114,16 @@ def _iteration_status() -> Iterator[Callable[[Any], None]]:
 
 
 def _read_proof(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
     path = Path(name)
-    if not path.is_file():
+    if name != "-" and not path.is_file():
         raise InputError(f"proof file not found: {name}")
     try:
-        return path.read_text(encoding="utf-8")
+        # Bytes, then strict UTF-8: text-mode stdin would smuggle undecodable bytes in as
+        # surrogates that fail later, far from here.
+        data = sys.stdin.buffer.read() if name == "-" else path.read_bytes()
+        return data.decode("utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read the proof file {name}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"proof file is not UTF-8 text: {name} (byte {exc.start})") from None
 

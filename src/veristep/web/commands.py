@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if db.exists() and db.is_dir():
         raise InputError(f"--db {db} is a directory, not a SQLite file")
     derivations = [(path, _load(path)) for path in args.imports]
-    app = create_app(settings, db)
+    try:
+        app = create_app(settings, db)
+    except (OSError, sqlite3.DatabaseError) as exc:
+        raise InputError(f"--db {db}: cannot use it as the SQLite store ({exc})") from None
+    _check_listen(args.host, args.port)
     base = f"http://{args.host}:{args.port}"
     for path, derivation in derivations:
         ident = import_derivation(app.state.store, derivation)
@@ -49,6 +55,25 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     print(f"veristep serve: {base}/  (database {db})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Fail now, with the flag named, if uvicorn could not listen there (its own failure is a
+    log line and exit code 1 or 3, after the store has been opened)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise InputError(f"--host {host}: cannot resolve it ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise InputError(
+                f"--host {host} --port {port}: cannot listen there ({reason})"
+            ) from None
 
 
 def _load(path: Path) -> dict[str, Any]:

@@ -60,6 +60,9 @@ def run_judge(args: argparse.Namespace, settings: Settings) -> int:
 
     law = parse_law(args.law)
     raw = _read_submission(args.submission)
+    if args.cert_dir is not None and args.cert_dir.exists() and not args.cert_dir.is_dir():
+        # Fail before judging: the certificate is written only after the (slow) prover runs.
+        raise InputError(f"--cert-dir {args.cert_dir} is a file, not a directory")
     verdict = judge(law, raw, judge_config(args, settings, args.cert_dir))
     if args.json:
         print(json.dumps(verdict.to_json(args.certificate), ensure_ascii=False))
