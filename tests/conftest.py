@@ -18,3 +18,17 @@ def shared_data() -> Path:
     if root is None:
         pytest.fail("public corpora not found: set VERISTEP_DATA_ROOT")
     return root
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's Chromium driven by Playwright, one browser per test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from veristep.web.testing import chromium_path, launch_chromium
+
+    if chromium_path() is None:
+        pytest.fail("chromium is not installed (Debian package: chromium)")
+    with sync_api.sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        yield browser
+        browser.close()

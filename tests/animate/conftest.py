@@ -47,17 +47,3 @@ def qf_states() -> list[str]:
 def make_derivation():
     """``make_derivation(states=QF_STATES, tiers=TIERS)``: a derivation JSON without grounding."""
     return qf_derivation
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    """Debian's Chromium through Playwright, one per test module."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from veristep.web.testing import chromium_path, launch_chromium
-
-    if chromium_path() is None:
-        pytest.fail("chromium is not installed (Debian package: chromium)")
-    with sync_api.sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        yield browser
-        browser.close()

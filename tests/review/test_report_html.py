@@ -40,38 +40,31 @@ def test_report_inlines_katex_and_its_fonts_and_links_nothing(report: Path) -> N
 
 
 @pytest.mark.browser
-def test_report_renders_math_offline_in_chromium(report: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from veristep.web.testing import chromium_path, launch_chromium
+def test_report_renders_math_offline_in_chromium(report: Path, chromium) -> None:
+    context = chromium.new_context()
+    context.set_offline(True)
+    outside: list[str] = []
 
-    if chromium_path() is None:
-        pytest.fail("chromium is not installed (Debian package: chromium)")
-    with sync_api.sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        context = browser.new_context()
-        context.set_offline(True)
-        outside: list[str] = []
+    def gate(route):  # only the file itself and its data URIs may load
+        if route.request.url.startswith(("file:", "data:")):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
 
-        def gate(route):  # only the file itself and its data URIs may load
-            if route.request.url.startswith(("file:", "data:")):
-                route.continue_()
-            else:
-                outside.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", gate)
-        page = context.new_page()
-        problems: list[str] = []
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.goto(report.as_uri())
-        page.evaluate("document.fonts.ready")
-        cells = page.eval_on_selector_all(
-            "tr[data-step] td:nth-child(5) > span[data-vs-prose]",
-            "ss => ss.map(s => [s.innerText, s.querySelectorAll('.katex').length])",
-        )
-        assert len(cells) == 2 and all(n == 1 for _, n in cells)
-        assert all("\\frac" not in t and "\\cdot" not in t and "$" not in t for t, _ in cells)
-        assert cells[1][0].startswith("Hence, in total, there are ")
-        assert page.evaluate("document.fonts.check('20px KaTeX_Main')")
-        assert outside == [] and problems == []
-        browser.close()
+    context.route("**/*", gate)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(report.as_uri())
+    page.evaluate("document.fonts.ready")
+    cells = page.eval_on_selector_all(
+        "tr[data-step] td:nth-child(5) > span[data-vs-prose]",
+        "ss => ss.map(s => [s.innerText, s.querySelectorAll('.katex').length])",
+    )
+    assert len(cells) == 2 and all(n == 1 for _, n in cells)
+    assert all("\\frac" not in t and "\\cdot" not in t and "$" not in t for t, _ in cells)
+    assert cells[1][0].startswith("Hence, in total, there are ")
+    assert page.evaluate("document.fonts.check('20px KaTeX_Main')")
+    assert outside == [] and problems == []
+    context.close()

@@ -33,16 +33,3 @@ def make_client(tmp_path):
 @pytest.fixture
 def client(make_client, settings):
     return make_client(settings)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from veristep.web.testing import chromium_path, launch_chromium
-
-    if chromium_path() is None:
-        pytest.fail("chromium is not installed (Debian package: chromium)")
-    with sync_api.sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        yield browser
-        browser.close()
