@@ -10,7 +10,7 @@ the algebraic checks; ``\\frac{d}{dx}(x^2\\sin x)`` → ``x^2 \\frac{d}{dx}\\sin
 
 from __future__ import annotations
 
-from sympy import Basic, Integral, diff
+from sympy import Basic, Integral, Product, Sum, Symbol, diff
 
 from veristep.core.tiers import Relation
 from veristep.grounding import cas
@@ -43,8 +43,78 @@ def calculus(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     for check in _AFTER:
         decision = check(evaluated[0], evaluated[1], ctx)
         if decision is not None:
+            if decision.relation is Relation.REFUTED:
+                counted = _counting_witness(prev, nxt, ctx)
+                if counted is not None:
+                    return counted
             reason = f"after evaluating the calculus: {decision.reason}"
             return Decision(decision.relation, decision.tier, reason, decision.witness)
+    return None
+
+
+def _counting_witness(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    """A refuted sum or product identity, re-witnessed at a bound a person would count to.
+
+    The algebraic checks may refute ``\\sum_{k=1}^{n} k = n(n-1)/2`` at n = -1, which is true
+    of the evaluated polynomials but not a count anyone would write; the first n from the lower
+    bound on where the two sides differ is the witness to show.
+    """
+    if kind(prev) != "expr" or kind(nxt) != "expr":
+        return None
+    bounds = _bound_symbols(prev) | _bound_symbols(nxt)
+    if len(bounds) != 1:
+        return None
+    (n,) = bounds
+    free = (prev.free_symbols | nxt.free_symbols) - {n}
+    if free:
+        return None
+    out = cas.run(first_difference, prev, nxt, n, _lowest_start(prev, nxt), ctx=ctx)
+    if not out.ok or out.value is None:
+        return None
+    at, left, right = out.value
+    reason = (
+        f"after evaluating the calculus: at {n} = {at} the previous is {left} "
+        f"and the next is {right}"
+    )
+    return Decision.refuted(
+        reason, {"at": f"{n} = {at}", "previous": str(left), "next": str(right)}
+    )
+
+
+def _bound_symbols(state: Basic) -> set[Symbol]:
+    found: set[Symbol] = set()
+    for construct in state.atoms(Sum, Product):
+        for _, low, high in construct.limits:
+            found |= (low.free_symbols | high.free_symbols) & state.free_symbols
+    return found
+
+
+def _lowest_start(prev: Basic, nxt: Basic) -> int:
+    starts = [
+        int(low)
+        for construct in prev.atoms(Sum, Product) | nxt.atoms(Sum, Product)
+        for _, low, _high in construct.limits
+        if low.is_Integer
+    ]
+    return min(starts, default=0)
+
+
+def first_difference(
+    prev: Basic, nxt: Basic, n: Symbol, start: int, count: int = 20
+) -> tuple[int, Basic, Basic] | None:
+    """CAS task: the first integer bound from ``start`` at which the two states differ, exactly.
+
+    >>> from sympy import Sum, symbols
+    >>> k, n = symbols("k n", integer=True)
+    >>> first_difference(Sum(k, (k, 1, n)), n * (n - 1) / 2, n, 1)
+    (1, 1, 0)
+    """
+    for value in range(start, start + count):
+        left = prev.subs(n, value).doit()
+        right = nxt.subs(n, value).doit()
+        # is_zero is False only when SymPy has decided the difference: no guessed witness.
+        if left.is_number and right.is_number and (left - right).simplify().is_zero is False:
+            return value, left, right
     return None
 
 
