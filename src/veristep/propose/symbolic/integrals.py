@@ -14,7 +14,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.integrals.manualintegrate import PartsRule, integral_steps
 
-from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
+from veristep.propose.symbolic.moves import Move, Problem, apply_first_rule, bare_tex, math, tex
 
 
 def _definite(expr: sp.Basic) -> list[sp.Integral]:
@@ -76,18 +76,7 @@ def _one(i: sp.Integral) -> Move | None:
 
 def integral_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
     """Apply the rule of the first pending integral wherever that same rule applies."""
-    pending = _definite(state)
-    moves = [(i, _one(i)) for i in pending]
-    moves = [(i, m) for i, m in moves if m is not None]
-    if not moves:
-        return []
-    first = moves[0][1]
-    same = {i: m.state for i, m in moves if m.name == first.name}
-    whys = "; ".join(dict.fromkeys(m.justification for _, m in moves if m.name == first.name))
-    # Unevaluated, so the reader sees 2 \cdot \frac{1}{2} before the arithmetic is done.
-    with sp.evaluate(False):
-        new = state.xreplace(same)
-    return [Move(first.name, first.operation, whys, first.change_type, new)]
+    return apply_first_rule(state, _definite(state), _one)
 
 
 def has_pending_integral(state: sp.Basic) -> bool:

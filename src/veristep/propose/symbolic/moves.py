@@ -88,3 +88,23 @@ def math(latex: str) -> str:
     '$u^2 = k$'
     """
     return f"${latex}$"
+
+
+def apply_first_rule(
+    state: sp.Basic, pending: list[sp.Basic], one: Callable[[sp.Basic], Move | None]
+) -> list[Move]:
+    """One move: the rule of the first pending construct, applied wherever that same rule applies.
+
+    The replacement is left unevaluated so the reader sees, say, 2 \\cdot \\frac{1}{2} before the
+    arithmetic is done.
+    """
+    moves = [(c, one(c)) for c in pending]
+    moves = [(c, mv) for c, mv in moves if mv is not None]
+    if not moves:
+        return []
+    first = moves[0][1]
+    same = {c: mv.state for c, mv in moves if mv.name == first.name}
+    whys = "; ".join(dict.fromkeys(mv.justification for _, mv in moves if mv.name == first.name))
+    with sp.evaluate(False):
+        new = state.xreplace(same)
+    return [Move(first.name, first.operation, whys, first.change_type, new)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from veristep.propose.symbolic.moves import Move, Problem, tex
+from veristep.propose.symbolic.moves import Move, Problem, apply_first_rule, tex
 
 # Closed forms of sum_{k=1}^{n} k^p, with the name a teacher would cite.
 _POWER_SUMS = {
@@ -86,16 +86,7 @@ def _one(s: sp.Sum) -> Move | None:
 
 def sum_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
     """Apply the rule of the first pending sum wherever that same rule applies."""
-    moves = [(s, _one(s)) for s in _pending(state)]
-    moves = [(s, m) for s, m in moves if m is not None]
-    if not moves:
-        return []
-    first = moves[0][1]
-    same = {s: m.state for s, m in moves if m.name == first.name}
-    whys = "; ".join(dict.fromkeys(m.justification for _, m in moves if m.name == first.name))
-    with sp.evaluate(False):
-        new = state.xreplace(same)
-    return [Move(first.name, first.operation, whys, first.change_type, new)]
+    return apply_first_rule(state, _pending(state), _one)
 
 
 def has_pending_sum(state: sp.Basic) -> bool:
