@@ -153,26 +153,87 @@ def test_review_with_a_model_over_http_saves_a_full_trace_openai_stub_server(
     assert len(stub_server.requests) == sent
 
 
-def test_a_dead_model_endpoint_stops_the_run_with_one_error_and_a_saved_trace(
-    tmp_path: Path, data_dir: Path
-) -> None:
+def _dead_port() -> int:
     import socket
-
-    from veristep.core.settings import Settings
-    from veristep.llm.config import make_lm
-    from veristep.review.calls import Health, ModelUnavailable
-    from veristep.review.run import review_proof
 
     with socket.socket() as sock:  # a port that nothing listens on
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+        return int(sock.getsockname()[1])
+
+
+def test_a_dead_model_endpoint_stops_at_once_with_a_model_unavailable_verdict(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    from veristep.core.settings import Settings
+    from veristep.llm.config import make_lm
+    from veristep.review.run import review_proof
+
     settings = Settings().replace(lm_num_retries=0)
-    lm = make_lm("openai/stub", settings, api_base=f"http://127.0.0.1:{port}/v1")
-    health = Health(limit=3)
+    lm = make_lm("openai/stub", settings, api_base=f"http://127.0.0.1:{_dead_port()}/v1")
     path = tmp_path / "trace.json"
     proof = "First claim. Second claim. Third claim. Fourth claim."
-    with pytest.raises(ModelUnavailable, match="3 model calls failed in a row"):
-        review_proof(proof, lm=lm, trace_path=path, health=health)
+    trace = review_proof(proof, lm=lm, trace_path=path)
+    # One refused connection is enough: not "undecided — exhausted" after idle iterations.
+    assert trace.verdict == "undecided"
+    assert trace.reason.startswith("model unavailable: the model endpoint cannot be reached")
+    assert len(trace.calls) == 1 and "refused" in trace.calls[0].error.lower()
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["verdict"] is None and len(saved["calls"]) == 2
-    assert "refused" in saved["calls"][0]["error"].lower()
+    assert saved["verdict"] == "undecided" and saved["reason"] == trace.reason
+
+
+def test_review_cli_against_a_dead_server_shows_the_model_error_and_exits_1(
+    tmp_path: Path,
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("VERISTEP_API_BASE", f"http://127.0.0.1:{_dead_port()}/v1")
+    monkeypatch.setenv("VERISTEP_API_KEY", "stub-key")
+    proof = tmp_path / "proof.md"
+    proof.write_text("First claim. Second claim.", encoding="utf-8")
+    argv = ["review", str(proof), "--model", "openai/stub", "--trace", str(tmp_path / "t.json")]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert "verdict: undecided — model unavailable" in captured.out
+    assert "model error (1×, elaborate): " in captured.out
+    assert "refused" in captured.out.lower()
+    assert "model unavailable" in captured.err and "--resume" in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_model_errors_reach_the_user_and_repeated_failures_stop_openai_stub_server(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    from veristep.core.settings import Settings
+    from veristep.llm.config import make_lm
+    from veristep.llm.stub_server import OpenAIStubServer
+    from veristep.review.report import text_report
+    from veristep.review.run import review_proof
+
+    settings = Settings().replace(lm_num_retries=0)
+    with OpenAIStubServer([], fail_with=500) as server:
+        lm = make_lm("openai/stub", settings, api_base=server.api_base)
+        trace = review_proof("First claim. Second claim.", lm=lm, settings=settings)
+    # A server that answers but fails every call: three failures in a row, then stop.
+    assert trace.reason.startswith("model unavailable: 3 model calls failed in a row")
+    assert len(trace.calls) == 3
+    report = text_report(trace)
+    assert "model error (3×, elaborate): " in report
+    assert "verdict: undecided — model unavailable" in report
+
+
+def test_a_resumed_trace_asks_the_model_again_after_it_was_unavailable(
+    tmp_path: Path, data_dir: Path, stub_server
+) -> None:
+    from veristep.core.settings import Settings
+    from veristep.llm.config import make_lm
+    from veristep.review.run import review_proof
+
+    settings = Settings().replace(lm_num_retries=0)
+    path = tmp_path / "trace.json"
+    proof = "First claim. Second claim."
+    dead = make_lm("openai/stub", settings, api_base=f"http://127.0.0.1:{_dead_port()}/v1")
+    assert review_proof(proof, lm=dead, trace_path=path).reason.startswith("model unavailable")
+    live = make_lm("openai/stub", settings, api_base=stub_server.api_base, api_key="k")
+    trace = review_proof(proof, lm=live, trace_path=path, resume=True)
+    assert trace.verdict == "accepted"

@@ -5,7 +5,8 @@ One iteration elaborates one OPEN step. The loop stops with
 - **accepted** when every step (and every sub-step it spawned) is VERIFIED;
 - **rejected** when a flaw is confirmed — by a checker's witness, or by the adversarial referee;
 - **undecided** after ``idle_limit`` consecutive iterations without progress, or when no model is
-  configured and some step is still OPEN.
+  configured and some step is still OPEN, or — reason "model unavailable" — when the model
+  endpoint cannot be reached (resuming the saved trace continues from there).
 
 Progress means a step reached VERIFIED or a confirmed FLAWED, or a ledger claim was settled.
 Splitting a step into sub-steps, a malformed reply, or a flaw the referee sends back to OPEN are
@@ -25,10 +26,12 @@ from typing import Any
 from veristep.core.settings import Settings
 from veristep.core.tiers import Tier
 from veristep.review import ledger as ledger_ops
+from veristep.review.calls import ModelUnavailable
 from veristep.review.machine import LinkGrounder, machine_check
 from veristep.review.trace import FLAW_KINDS, Elaboration, Flaw, ReviewTrace, State, StepRecord
 
 ACCEPTED, REJECTED, UNDECIDED = "accepted", "rejected", "undecided"
+UNAVAILABLE = "model unavailable"
 PROOF_CONTEXT_CHARS = 24_000
 
 
@@ -66,7 +69,18 @@ class ReviewAgent:
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> ReviewTrace:
+        if self.trace.reason.startswith(UNAVAILABLE):
+            self.trace.verdict, self.trace.reason = None, ""  # resumed: try the model again
         self._machine_pass()
+        try:
+            self._loop()
+        except ModelUnavailable as exc:
+            # Not the proof's fault: stop at once with a verdict that says so, never "exhausted".
+            self._finish(UNDECIDED, f"{UNAVAILABLE}: {exc}")
+        self._save()
+        return self.trace
+
+    def _loop(self) -> None:
         while self.trace.verdict is None:
             if self._stop():
                 break
@@ -81,8 +95,6 @@ class ReviewAgent:
             self._save()
             if self.on_iteration:
                 self.on_iteration(self.trace)
-        self._save()
-        return self.trace
 
     def _stop(self) -> bool:
         steps = self.trace.steps.values()
@@ -280,17 +292,21 @@ class ReviewAgent:
             self._event(f"{step.id}: 'flawed' without a named kind and witness is ignored")
             return False
         step.state, step.flaw = State.FLAWED, Flaw(kind, witness.strip(), "model")
-        reply = self.caller(
-            "confirm",
-            self.programs["confirm"],
-            step.id,
-            problem=self.trace.problem or "(stated in the proof)",
-            proof=self._proof_text(step),
-            step=step.text,
-            flaw_kind=kind,
-            flaw_witness=witness,
-            derivation=elaboration.derivation,
-        )
+        try:
+            reply = self.caller(
+                "confirm",
+                self.programs["confirm"],
+                step.id,
+                problem=self.trace.problem or "(stated in the proof)",
+                proof=self._proof_text(step),
+                step=step.text,
+                flaw_kind=kind,
+                flaw_witness=witness,
+                derivation=elaboration.derivation,
+            )
+        except ModelUnavailable:
+            step.state, step.flaw = State.OPEN, None  # unconfirmed: a resumed run asks again
+            raise
         verdict = str(reply.classification) if reply is not None else "unparsed"
         if verdict == "logical_breakdown":
             step.flaw.confirmed, step.flaw.confirmation = True, str(reply.explanation or "")

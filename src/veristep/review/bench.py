@@ -122,6 +122,8 @@ def agent_runner(
             problem=item.problem,
             health=health,
         )
+        if trace.reason.startswith("model unavailable"):
+            raise ModelUnavailable(trace.reason)  # the sweep stops; --resume continues it
         flagged = next(
             (i for i, sid in enumerate(trace.order, 1) if trace.steps[sid].state.value == "flawed"),
             None,

@@ -50,10 +50,15 @@ class ModelUnavailable(VeristepError):
 
 @dataclass
 class Health:
-    """Consecutive failed calls that were not parse errors, shared by every caller of one LM."""
+    """Consecutive failed calls that were not parse errors, shared by every caller of one LM.
+
+    ``limit`` counts failures of any other kind (a timeout, a 500): a few in a row mean the
+    endpoint is not serving. An unreachable endpoint (refused connection, unknown host, rejected
+    key, unknown model) stops at once: LiteLLM has already retried inside that one call.
+    """
 
     failures_in_a_row: int = 0
-    limit: int = 8
+    limit: int = 3
 
 
 class RoleCaller:
@@ -78,7 +83,7 @@ class RoleCaller:
         from dspy.utils.exceptions import AdapterParseError
 
         record = CallRecord(role=role, step=about, ok=False)
-        endpoint_failed = False
+        endpoint_failed = unreachable = False
         try:
             with dspy.context(
                 lm=self.lm, adapter=dspy.ChatAdapter(use_json_adapter_fallback=False)
@@ -89,6 +94,7 @@ class RoleCaller:
             prediction = None
             record.error = f"{type(exc).__name__}: {_first_line(str(exc))}"
             endpoint_failed = not isinstance(exc, AdapterParseError)
+            unreachable = endpoint_failed and is_unreachable(exc)
         record.ms = (time.perf_counter() - started) * 1000
         new_entries = getattr(self.lm, "history", [])[seen:]
         record.prompt_tokens, record.completion_tokens = _usage(new_entries)
@@ -98,11 +104,52 @@ class RoleCaller:
         self.health.failures_in_a_row = (
             0 if record.ok or not endpoint_failed else (self.health.failures_in_a_row + 1)
         )
+        if unreachable:
+            raise ModelUnavailable(f"the model endpoint cannot be reached: {record.error}")
         if self.health.failures_in_a_row >= self.health.limit:
             raise ModelUnavailable(
                 f"{self.health.failures_in_a_row} model calls failed in a row; last: {record.error}"
             )
         return prediction
+
+
+# Exception classes (LiteLLM's, httpx's, the standard library's) meaning "nobody serves this
+# model here": retrying the next step would fail the same way. Matched by name along the MRO so
+# that this module need not import LiteLLM.
+_UNREACHABLE = frozenset(
+    {
+        "APIConnectionError",
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "ConnectError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "gaierror",
+    }
+)
+_UNREACHABLE_TEXT = ("connection refused", "connect call failed", "name or service not known")
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """True when ``exc`` (or what it wraps) says the endpoint is down or refuses us.
+
+    >>> is_unreachable(ConnectionRefusedError(111, "Connection refused"))
+    True
+    >>> is_unreachable(ValueError("bad reply"))
+    False
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        names = {cls.__name__ for cls in type(current).__mro__}
+        if any("Timeout" in name for name in names):
+            return False  # a slow answer (LiteLLM's Timeout is an APIConnectionError): counted
+        if names & _UNREACHABLE or any(t in str(current).lower() for t in _UNREACHABLE_TEXT):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _usage(entries: list[dict[str, Any]]) -> tuple[int, int]:

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 def _run_review(args: argparse.Namespace, settings: Settings, model: str | None) -> int:
     from veristep.review.agent import Budget
-    from veristep.review.report import html_report, text_report
+    from veristep.review.report import html_report, model_error_lines, text_report
     from veristep.review.run import review_proof
 
     text = _read_proof(args.proof)
@@ -90,9 +90,14 @@ def _run_review(args: argparse.Namespace, settings: Settings, model: str | None)
             raise InputError(f"--html {args.html}: {exc.strerror or exc}") from None
     if args.json:
         print(json.dumps({**trace.to_json(), "trace_path": str(trace_path)}, ensure_ascii=False))
+        for line in model_error_lines(trace):  # the report shows them; JSON keeps stdout clean
+            print(f"veristep review: {line}", file=sys.stderr)
     else:
         print(text_report(trace))
         print(f"trace: {trace_path}")
+    if trace.reason.startswith("model unavailable"):
+        print(f"veristep review: {trace.reason} (saved; rerun with --resume)", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -24,12 +24,29 @@ def text_report(trace: ReviewTrace, width: int = 88) -> str:
             + (f" ({entry.note})" if entry.note else "")
         )
     failed = sum(1 for c in trace.calls if not c.ok)
+    lines.extend(model_error_lines(trace))
     lines.append(f"verdict: {trace.verdict} — {trace.reason}")
     lines.append(
         f"calls: {len(trace.calls)} ({failed} failed) · tokens: {trace.tokens} · "
         f"iterations: {trace.iterations}"
     )
     return "\n".join(lines)
+
+
+def model_error_lines(trace: ReviewTrace) -> list[str]:
+    """One line per distinct failed model call, with how often it happened and for which roles.
+
+    A failure the user does not see reads as a proof that is hard to judge; these lines say it
+    was the model.
+    """
+    seen: dict[str, list[str]] = {}
+    for call in trace.calls:
+        if not call.ok:
+            seen.setdefault(call.error or "unknown error", []).append(call.role)
+    return [
+        f"model error ({len(roles)}×, {', '.join(dict.fromkeys(roles))}): {error}"
+        for error, roles in seen.items()
+    ]
 
 
 def _step_lines(step: StepRecord, width: int) -> list[str]:
@@ -99,6 +116,7 @@ def html_report(trace: ReviewTrace) -> str:
         reason=_e(trace.reason),
         tokens=trace.tokens,
         calls=len(trace.calls),
+        errors="".join(f'<p class="model-error">{_e(x)}</p>' for x in model_error_lines(trace)),
         assets=inline_math_assets(),
     )
 
@@ -165,6 +183,6 @@ tr.open td:nth-child(3){{color:#7d6608}} .d{{color:#555;font-size:.9em;margin-to
 <table><tr><th>step</th><th>at</th><th>state</th><th>tier</th><th>text and elaboration</th></tr>
 {rows}</table>
 <h2>Theorem ledger</h2><ul>{ledger}</ul>
-<p>{calls} model calls · {tokens} tokens</p>
+<p>{calls} model calls · {tokens} tokens</p>{errors}
 </body></html>
 """
