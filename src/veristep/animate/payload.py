@@ -74,7 +74,7 @@ def build_payload(
         "target": derivation.get("target"),
         "frames": frames,
         "steps": [_step(s, frames) for s in steps_in],
-        "confidence": derivation.get("confidence"),
+        "confidence": _confidence(derivation.get("confidence"), steps_in),
         "endpoint": derivation.get("endpoint"),
         "proposer": derivation.get("proposer"),
     }
@@ -114,6 +114,22 @@ def _unparsed_frame(latex: str, thread: IdThread, error: str) -> dict[str, Any]:
     }
 
 
+def _confidence(confidence: Any, steps: list[Any]) -> dict[str, Any]:
+    """The chain verdict as shown: a known tier, and never above unchecked with no step to judge."""
+    shown = dict(confidence) if isinstance(confidence, Mapping) else {}
+    try:
+        tier = Tier.parse(str(shown.get("tier") or "unchecked"))
+    except ValueError:
+        tier = Tier.UNCHECKED
+    if not steps and tier is not Tier.REFUTED:
+        tier = Tier.UNCHECKED
+        shown["summary"] = "nothing to judge: no steps" + (
+            f" ({shown['summary']})" if shown.get("summary") else ""
+        )
+    shown["tier"] = tier.name_lower
+    return shown
+
+
 def _step(step: Mapping[str, Any], frames: list[dict[str, Any]]) -> dict[str, Any]:
     index = int(step.get("index") or 0)
     try:
@@ -132,6 +148,7 @@ def _step(step: Mapping[str, Any], frames: list[dict[str, Any]]) -> dict[str, An
         "change_type": step.get("change_type"),
         "check": step.get("check"),
         "reason": step.get("reason") or "",
+        "witness": step.get("witness"),
         "moves": sorted(before & after),
         "deletes": sorted(before - after),
         "inserts": sorted(after - before),

@@ -11,10 +11,17 @@ second writer wait for the lock instead of failing, so concurrent saves lose not
 'x=1'
 >>> [row.ident for row in store.list()] == [ident]
 True
+
+Rows carry ``graded``: whether this server computed the tiers itself. Rows written before that
+column existed (or by anything but the grading routes) are 0, and the pages show their steps as
+unchecked rather than repeat a tier nobody here computed. ``content_key`` identifies the same
+chain (start, target, states, declared change types) so that re-importing or re-deriving it
+updates one row instead of adding copies.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -32,10 +39,16 @@ CREATE TABLE IF NOT EXISTS derivations (
     title      TEXT NOT NULL,
     tier       TEXT,
     derivation TEXT NOT NULL,
-    payload    TEXT
+    payload    TEXT,
+    graded     INTEGER NOT NULL DEFAULT 0,
+    content_key TEXT
 );
 CREATE INDEX IF NOT EXISTS derivations_created ON derivations (created);
 """
+# Columns added after the first release: (name, declaration) for ALTER TABLE on older files.
+_ADDED_COLUMNS = (("graded", "INTEGER NOT NULL DEFAULT 0"), ("content_key", "TEXT"))
+_COLUMNS = "ident, created, title, tier, derivation, payload, graded"
+MAX_TITLE = 200
 
 
 @dataclass(frozen=True)
@@ -46,9 +59,16 @@ class SavedDerivation:
     tier: str | None
     derivation: dict[str, Any]
     payload: dict[str, Any] | None
+    graded: bool = True
 
     def summary(self) -> dict[str, Any]:
-        return {"id": self.ident, "created": self.created, "title": self.title, "tier": self.tier}
+        return {
+            "id": self.ident,
+            "created": self.created,
+            "title": self.title,
+            "tier": self.tier if self.graded else "unchecked",
+            "graded": self.graded,
+        }
 
 
 class DerivationStore:
@@ -62,6 +82,11 @@ class DerivationStore:
             # WAL is a property of the file, so setting it once at creation is enough.
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(_SCHEMA)
+            have = {row[1] for row in conn.execute("PRAGMA table_info(derivations)")}
+            for name, declaration in _ADDED_COLUMNS:
+                if name not in have:
+                    conn.execute(f"ALTER TABLE derivations ADD COLUMN {name} {declaration}")
+            conn.execute("CREATE INDEX IF NOT EXISTS derivations_key ON derivations (content_key)")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -77,25 +102,85 @@ class DerivationStore:
         derivation: dict[str, Any],
         payload: dict[str, Any] | None = None,
         title: str | None = None,
+        graded: bool = True,
     ) -> str:
-        """Store a derivation (and its payload); return its new id."""
+        """Store a derivation (and its payload); return its new id.
+
+        ``graded`` says that this server computed the tiers in ``derivation`` itself.
+        """
         ident = secrets.token_urlsafe(8)
-        tier = (derivation.get("confidence") or {}).get("tier")
-        title = title or _title(derivation)
         with self._connect() as conn:
             conn.execute(
-                "INSERT INTO derivations (ident, created, title, tier, derivation, payload)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO derivations"
+                " (ident, created, title, tier, derivation, payload, graded, content_key)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     ident,
                     time.time(),
-                    title,
-                    tier,
+                    clean_title(title) or _title(derivation),
+                    _tier_of(derivation),
                     json.dumps(derivation, ensure_ascii=False),
                     None if payload is None else json.dumps(payload, ensure_ascii=False),
+                    int(graded),
+                    content_key(derivation),
                 ),
             )
         return ident
+
+    def save_unique(
+        self,
+        derivation: dict[str, Any],
+        payload: dict[str, Any] | None = None,
+        title: str | None = None,
+        graded: bool = True,
+    ) -> str:
+        """Save, or refresh the row that holds the same chain (its id and title are kept)."""
+        key = content_key(derivation)
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")  # the look-up and the write are one transaction
+            row = conn.execute(
+                "SELECT ident FROM derivations WHERE content_key = ? ORDER BY created LIMIT 1",
+                (key,),
+            ).fetchone()
+            if row is not None:
+                conn.execute(
+                    "UPDATE derivations SET tier = ?, derivation = ?, payload = ?, graded = ?"
+                    " WHERE ident = ?",
+                    (
+                        _tier_of(derivation),
+                        json.dumps(derivation, ensure_ascii=False),
+                        None if payload is None else json.dumps(payload, ensure_ascii=False),
+                        int(graded),
+                        row[0],
+                    ),
+                )
+                conn.execute("COMMIT")
+                return str(row[0])
+            conn.execute("COMMIT")
+        return self.save(derivation, payload, title, graded)
+
+    def find_key(self, derivation: dict[str, Any]) -> str | None:
+        """The id of a saved derivation of the same chain, if any."""
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT ident FROM derivations WHERE content_key = ? ORDER BY created LIMIT 1",
+                (content_key(derivation),),
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def rename(self, ident: str, title: str) -> bool:
+        """Give a saved derivation a new title; False when there is no such row."""
+        title = clean_title(title)
+        if not title:
+            raise ValueError("a title must not be empty")
+        with self._connect() as conn:
+            cur = conn.execute("UPDATE derivations SET title = ? WHERE ident = ?", (title, ident))
+        return cur.rowcount > 0
+
+    def delete(self, ident: str) -> bool:
+        with self._connect() as conn:
+            cur = conn.execute("DELETE FROM derivations WHERE ident = ?", (ident,))
+        return cur.rowcount > 0
 
     def find(self, derivation: dict[str, Any]) -> str | None:
         """The id of a saved derivation with exactly this JSON, if any (imports stay idempotent)."""
@@ -110,29 +195,65 @@ class DerivationStore:
     def get(self, ident: str) -> SavedDerivation | None:
         with self._connect() as conn:
             row = conn.execute(
-                "SELECT ident, created, title, tier, derivation, payload FROM derivations"
-                " WHERE ident = ?",
+                f"SELECT {_COLUMNS} FROM derivations WHERE ident = ?",
                 (ident,),
             ).fetchone()
         return None if row is None else _row(row)
 
-    def list(self, limit: int = 100, offset: int = 0) -> list[SavedDerivation]:
-        """Newest first."""
+    def list(self, limit: int = 100, offset: int = 0, query: str = "") -> list[SavedDerivation]:
+        """Newest first; ``query`` keeps the rows whose title contains it (any case)."""
+        where, args = _search(query)
         with self._connect() as conn:
             rows = conn.execute(
-                "SELECT ident, created, title, tier, derivation, payload FROM derivations"
+                f"SELECT {_COLUMNS} FROM derivations{where}"
                 " ORDER BY created DESC, rowid DESC LIMIT ? OFFSET ?",
-                (limit, offset),
+                (*args, limit, offset),
             ).fetchall()
         return [_row(r) for r in rows]
 
-    def count(self) -> int:
+    def count(self, query: str = "") -> int:
+        where, args = _search(query)
         with self._connect() as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM derivations").fetchone()[0])
+            return int(conn.execute(f"SELECT COUNT(*) FROM derivations{where}", args).fetchone()[0])
+
+
+def _search(query: str) -> tuple[str, tuple[str, ...]]:
+    """A WHERE clause for titles containing ``query`` literally (LIKE wildcards escaped)."""
+    query = (query or "").strip()
+    if not query:
+        return "", ()
+    escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return " WHERE title LIKE ? ESCAPE '\\'", (f"%{escaped}%",)
+
+
+def content_key(derivation: dict[str, Any]) -> str:
+    """A hash of what makes two derivations the same chain, ignoring timings and verdicts."""
+    states = derivation.get("states") or []
+    steps = derivation.get("steps") or []
+    parts = [
+        str(derivation.get("start")),
+        str(derivation.get("target")),
+        [str(s.get("latex")) if isinstance(s, dict) else str(s) for s in states],
+        [str(s.get("change_type")) if isinstance(s, dict) else "" for s in steps],
+    ]
+    text = json.dumps(parts, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_title(title: str | None) -> str:
+    """One line, at most ``MAX_TITLE`` characters (a long title must not flood the gallery)."""
+    text = " ".join(str(title or "").split())
+    return text if len(text) <= MAX_TITLE else text[: MAX_TITLE - 1] + "…"
+
+
+def _tier_of(derivation: dict[str, Any]) -> str | None:
+    confidence = derivation.get("confidence")
+    tier = confidence.get("tier") if isinstance(confidence, dict) else None
+    return tier if isinstance(tier, str) else None
 
 
 def _row(row: tuple[Any, ...]) -> SavedDerivation:
-    ident, created, title, tier, derivation, payload = row
+    ident, created, title, tier, derivation, payload, graded = row
     return SavedDerivation(
         ident=ident,
         created=created,
@@ -140,10 +261,11 @@ def _row(row: tuple[Any, ...]) -> SavedDerivation:
         tier=tier,
         derivation=json.loads(derivation),
         payload=None if payload is None else json.loads(payload),
+        graded=bool(graded),
     )
 
 
 def _title(derivation: dict[str, Any]) -> str:
-    start = derivation.get("start") or ""
+    start = str(derivation.get("start") or "")
     target = derivation.get("target")
-    return f"{start}  ⟶  {target}" if target else start
+    return clean_title(f"{start}  ⟶  {target}" if target else start) or "untitled"

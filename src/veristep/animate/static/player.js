@@ -12,13 +12,22 @@
 (function () {
   "use strict";
 
+  /* Each tier in words: a label, a short word for the badge, and what it promises the reader. */
   var TIERS = {
-    refuted: { icon: "\u2717", label: "Refuted" },
-    unchecked: { icon: "\u25CB", label: "Unchecked" },
-    plausible: { icon: "\uD83D\uDD39", label: "Plausible" },
-    verified: { icon: "\uD83E\uDD48", label: "Verified" },
-    grounded: { icon: "\uD83E\uDD47", label: "Grounded" }
+    refuted: { icon: "\u2717", label: "Refuted", word: "wrong",
+               meaning: "a checker shows the step does not follow; the witness lets you check it" },
+    unchecked: { icon: "\u25CB", label: "Unchecked", word: "not checked",
+                 meaning: "not read as mathematics (or nothing to judge), so nothing was checked" },
+    plausible: { icon: "\uD83D\uDD39", label: "Plausible", word: "not proved",
+                 meaning: "well-formed, but no checker could decide it, or the step loses a solution" },
+    verified: { icon: "\uD83E\uDD48", label: "Verified", word: "checked",
+                meaning: "strong machine evidence short of a proof (e.g. it assumes a \u2260 0)" },
+    grounded: { icon: "\uD83E\uDD47", label: "Grounded", word: "proved",
+                meaning: "proved by a checker: a symbolic identity or an exact solution-set relation" }
   };
+  var TIER_ORDER = ["grounded", "verified", "plausible", "unchecked", "refuted"];
+  function tierOf(name) { return TIERS[name] || TIERS.unchecked; }
+
   /* Tier icons drawn as SVG so they look the same with or without an emoji font; the emoji
      itself stays in the accessible name and the tooltip. */
   var SVG = {
@@ -230,19 +239,85 @@
     return Array.from(s).sort(function (a, b) { return a - b; });
   }
 
+  /* A readable label for a formula (KaTeX's HTML output alone says nothing to a screen reader):
+     "\frac{-b}{2a}" reads "(minus b) over (2 a)". Words, not a full speech grammar. */
+  var SPOKEN = {
+    pm: " plus or minus ", mp: " minus or plus ", cdot: " times ", times: " times ",
+    le: " less than or equal to ", leq: " less than or equal to ", ge: " greater than or equal to ",
+    geq: " greater than or equal to ", ne: " not equal to ", neq: " not equal to ", lor: " or ",
+    vee: " or ", land: " and ", wedge: " and ", infty: " infinity ", to: " to ",
+    int: " integral of ", sum: " sum of ", prod: " product of ", lim: " limit ", cdots: " dots ",
+    ldots: " dots ", dots: " dots ", quad: " ", qquad: " ", left: "", right: ""
+  };
+  function speakTex(tex) {
+    var s = String(tex == null ? "" : tex).replace(/\\htmlData\{[^{}]*\}/g, "");
+    s = s.replace(/\\left|\\right/g, "").replace(/\\[,;:! ]/g, " ");
+    for (var guard = 0; guard < 60; guard++) {
+      var before = s;
+      s = s.replace(/\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}/g, " ($1) over ($2) ")
+        .replace(/\\sqrt\{([^{}]*)\}/g, " square root of ($1) ")
+        .replace(/\^\{?2\}?(?![0-9])/g, " squared ")
+        .replace(/\^\{([^{}]*)\}/g, " to the power ($1) ").replace(/\^(\w)/g, " to the power $1 ")
+        .replace(/_\{([^{}]*)\}/g, " sub $1 ").replace(/_(\w)/g, " sub $1 ")
+        .replace(/\{([^{}]*)\}/g, "$1");
+      if (s === before) break;
+    }
+    s = s.replace(/\\([A-Za-z]+)/g, function (m, name) {
+      return SPOKEN.hasOwnProperty(name) ? SPOKEN[name] : " " + name + " ";
+    });
+    s = s.replace(/\+/g, " plus ").replace(/-/g, " minus ").replace(/=/g, " equals ")
+      .replace(/</g, " less than ").replace(/>/g, " greater than ").replace(/\*/g, " times ")
+      .replace(/[{}]/g, " ");
+    return s.replace(/\s+/g, " ").replace(/\(\s+/g, "(").replace(/\s+\)/g, ")").trim();
+  }
+
+  /* "at x = 7" for a witness {"x": 7}; other shapes as they are. */
+  function witnessText(w) {
+    if (w == null || w === "") return "";
+    if (Array.isArray(w)) return w.map(plainValue).join(", ");
+    if (typeof w === "object") {
+      var keys = Object.keys(w);
+      if (!keys.length) return "";
+      return "at " + keys.map(function (k) { return k + " = " + plainValue(w[k]); }).join(", ");
+    }
+    return plainValue(w);
+  }
+  function plainValue(v) {
+    if (v == null) return "";
+    if (typeof v === "object") { try { return JSON.stringify(v); } catch (e) { return String(v); } }
+    return String(v);
+  }
+
+  /* What a step warns about, if anything: refuted (red), loses a solution (amber), adds one,
+     or could not be checked. The reason text comes from the verifier, never invented here. */
+  function stepWarning(s) {
+    var reason = s.reason || "", wit = witnessText(s.witness);
+    if (s.tier === "refuted") return { kind: "refuted", head: "Step " + s.index + " is wrong", reason: reason, witness: wit };
+    if (s.relation === "narrows") return { kind: "lossy", head: "Step " + s.index + " loses a solution", reason: reason, witness: wit };
+    if (s.relation === "widens") return { kind: "widens", head: "Step " + s.index + " may add a solution", reason: reason, witness: wit };
+    if (s.tier === "unchecked") return { kind: "unchecked", head: "Step " + s.index + " could not be checked", reason: reason, witness: "" };
+    return null;
+  }
+
+  var players = [];
+
   function Player(root, payload) {
     this.root = root;
     this.payload = payload;
-    this.frames = payload.frames.map(function (f) { return f.tex; });
+    this.frames = (payload.frames || []).map(function (f) { return f.tex; });
+    if (!this.frames.length) this.frames = ["\\text{(no states)}"];
     this.k = 0;
     this.anims = [];
     this.transition = null;
     this.playing = false;
     this.speed = 1;  // > 1 plays faster (tests, impatient readers)
     this.last = null;
+    this.lastHold = null;  // the pause (ms) used after the latest step while playing
     this.reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     this.build();
     this.show(0);
+    this.fit();
+    players.push(this);
   }
 
   Player.prototype.build = function () {
@@ -251,15 +326,18 @@
     this.root.innerHTML = "";
     var verdict = el("p", "vs-verdict");
     var conf = p.confidence || {};
-    var tier = TIERS[conf.tier] || TIERS.unchecked;
+    var tier = tierOf(conf.tier);
     verdict.setAttribute("data-tier", conf.tier || "unchecked");
     verdict.appendChild(icon(conf.tier));
-    verdict.appendChild(document.createTextNode(" " + tier.label + " \u00B7 " + (conf.summary || "")));
-    verdict.setAttribute("aria-label", tier.icon + " " + tier.label + " \u00B7 " + (conf.summary || ""));
+    verdict.appendChild(document.createTextNode(" " + tier.label + " (" + tier.word + ") \u00B7 "));
+    appendProse(verdict, conf.summary || "");
+    verdict.setAttribute("aria-label", tier.label + " (" + tier.word + "): " + plainProse(conf.summary || ""));
     this.root.appendChild(verdict);
+    this.root.appendChild(this.buildWarnings());
     this.wrap = el("div", "vs-stage-wrap");
     this.stage = el("div", "vs-stage");
     this.stage.setAttribute("aria-live", "polite");
+    this.stage.setAttribute("role", "img");
     this.ghosts = el("div", "vs-ghosts");
     this.ghosts.setAttribute("aria-hidden", "true");
     this.wrap.appendChild(this.stage);
@@ -276,28 +354,45 @@
       return b;
     }
     button("\u00AB", "first state", function () { self.pause(); self.show(0); }, "vs-first");
-    button("\u2039", "previous state", function () { self.pause(); self.show(Math.max(0, self.k - 1)); }, "vs-prev");
-    this.playBtn = button("\u25B6", "play", function () { self.playing ? self.pause() : self.play(); }, "vs-play");
-    button("\u25B6|", "next step", function () { self.pause(); self.step(); }, "vs-step");
+    button("\u2039", "previous state (\u2190)", function () { self.back(); }, "vs-prev");
+    this.playBtn = button("\u25B6", "play (space)", function () { self.toggle(); }, "vs-play");
+    button("\u25B6|", "next step (\u2192)", function () { self.pause(); self.step(); }, "vs-step");
     this.scrubber = el("input", "vs-scrub");
     this.scrubber.type = "range"; this.scrubber.min = "0";
     this.scrubber.max = String(Math.max(this.frames.length - 1, 0));
     this.scrubber.step = "0.01"; this.scrubber.value = "0";
     this.scrubber.setAttribute("aria-label", "scrub through the derivation");
     this.scrubber.addEventListener("input", function () { self.pause(); self.seek(parseFloat(self.scrubber.value)); });
+    // Letting go mid-way settles on the nearer state instead of freezing a half-drawn frame.
+    this.scrubber.addEventListener("change", function () { self.settle(); });
+    // Arrow keys move one whole step, not one hundredth of one.
+    this.scrubber.addEventListener("keydown", function (ev) { self.scrubKey(ev); });
     controls.appendChild(this.scrubber);
+    var speed = el("select", "vs-speed");
+    speed.setAttribute("aria-label", "playback speed");
+    speed.title = "playback speed";
+    [["0.5", "0.5\u00D7"], ["1", "1\u00D7"], ["2", "2\u00D7"]].forEach(function (o) {
+      var opt = el("option", null, o[1]); opt.value = o[0];
+      if (o[0] === "1") opt.selected = true;
+      speed.appendChild(opt);
+    });
+    speed.addEventListener("change", function () { self.speed = parseFloat(speed.value) || 1; });
+    this.speedSelect = speed;
+    controls.appendChild(speed);
     this.root.appendChild(controls);
     this.badges = el("ol", "vs-badges");
+    this.badges.setAttribute("aria-label", "steps and their grades");
     (p.steps || []).forEach(function (s) {
-      var t = TIERS[s.tier] || TIERS.unchecked;
+      var t = tierOf(s.tier);
       var li = el("li");
       var b = el("button", "vs-badge");
       b.appendChild(icon(s.tier));
+      b.appendChild(el("span", "vs-badge-text", s.index + " " + t.word));
       b.setAttribute("data-icon", t.icon);
       b.type = "button";
       b.setAttribute("data-step", String(s.index));
       b.setAttribute("data-tier", s.tier);
-      var why = t.label + " \u2014 " + (s.operation ? plainProse(s.operation) + ": " : "") +
+      var why = t.label + " (" + t.word + ") \u2014 " + (s.operation ? plainProse(s.operation) + ": " : "") +
         plainProse(s.reason || "");
       b.title = why;
       b.setAttribute("aria-label", "step " + s.index + ": " + why);
@@ -312,16 +407,178 @@
     this.reason = el("p", "vs-reason");
     this.reason.setAttribute("role", "status");
     this.root.appendChild(this.reason);
+    this.root.appendChild(legend());
+    this.root.appendChild(this.buildSteps());
+    window.addEventListener("resize", function () { self.fit(); });
   };
+
+  /* Red, amber and grey notes above the stage, one per step that is wrong, lossy or unreadable,
+     and one when the target is not reached: impossible to miss, each with a way to see the step. */
+  Player.prototype.buildWarnings = function () {
+    var self = this, p = this.payload, box = el("div", "vs-warnings");
+    box.setAttribute("aria-label", "warnings");
+    (p.steps || []).forEach(function (s) {
+      var w = stepWarning(s);
+      if (!w) return;
+      var note = el("div", "vs-warn");
+      note.setAttribute("data-kind", w.kind);
+      note.setAttribute("data-step", String(s.index));
+      if (w.kind === "refuted") note.setAttribute("role", "alert");
+      var head = el("strong", null, (w.kind === "refuted" ? "\u2717 " : "\u26A0 ") + w.head);
+      note.appendChild(head);
+      var text = el("span", "vs-warn-text");
+      if (w.reason) { text.appendChild(document.createTextNode(": ")); appendProse(text, w.reason); }
+      if (w.witness && w.reason.indexOf(w.witness) < 0) {
+        text.appendChild(document.createTextNode(" (witness: " + w.witness + ")"));
+      }
+      note.appendChild(text);
+      var go = el("button", "vs-btn vs-warn-go", "show step " + s.index);
+      go.type = "button";
+      go.addEventListener("click", function () { self.pause(); self.show(s.index); });
+      note.appendChild(go);
+      box.appendChild(note);
+    });
+    var end = p.endpoint || {};
+    if (p.target && end.reached === false) {
+      var note = el("div", "vs-warn");
+      note.setAttribute("data-kind", "unreached");
+      note.setAttribute("role", "alert");
+      note.appendChild(el("strong", null, "\u26A0 The target is not reached"));
+      var text = el("span", "vs-warn-text", ": the last state is not ");
+      var goal = el("span", "vs-inline-math");
+      renderInline(goal, p.target);
+      text.appendChild(goal);
+      text.appendChild(document.createTextNode(end.math_correct ? " as written (it is equivalent)." : "."));
+      note.appendChild(text);
+      box.appendChild(note);
+    }
+    if (!(p.steps || []).length) {
+      var none = el("div", "vs-warn");
+      none.setAttribute("data-kind", "empty");
+      none.appendChild(el("strong", null, "Nothing to judge"));
+      none.appendChild(el("span", "vs-warn-text", ": this derivation has no steps."));
+      box.appendChild(none);
+    }
+    box.hidden = !box.children.length;
+    return box;
+  };
+
+  /* Every state on one page, with its step's operation, justification, grade, reason and
+     witness; the sub-terms the step inserted are highlighted. Printable; a click seeks there. */
+  Player.prototype.buildSteps = function () {
+    var self = this, p = this.payload, steps = p.steps || [];
+    var section = el("section", "vs-steps-view");
+    var head = el("div", "vs-steps-head");
+    head.appendChild(el("h2", null, "All steps"));
+    var print = el("button", "vs-btn vs-print", "print the steps");
+    print.type = "button";
+    print.addEventListener("click", function () { window.print(); });
+    head.appendChild(print);
+    section.appendChild(head);
+    var list = el("ol", "vs-steps");
+    list.setAttribute("start", "0");
+    this.frames.forEach(function (tex, k) {
+      var s = k ? steps[k - 1] : null;
+      var item = el("li", "vs-step-item");
+      item.setAttribute("data-step", String(k));
+      var t = s ? tierOf(s.tier) : null;
+      if (s) item.setAttribute("data-tier", s.tier);
+      var top = el("div", "vs-step-top");
+      var go = el("button", "vs-step-go", k ? "Step " + k : "Start");
+      go.type = "button";
+      go.setAttribute("aria-label", (k ? "show step " + k : "show the start") + " in the animation");
+      top.appendChild(go);
+      if (s) {
+        var tag = el("span", "vs-tier-tag");
+        tag.setAttribute("data-tier", s.tier);
+        tag.appendChild(icon(s.tier));
+        tag.appendChild(document.createTextNode(" " + t.label + " \u00B7 " + t.word));
+        top.appendChild(tag);
+        if (s.operation) appendProse(top.appendChild(el("span", "vs-step-op")), s.operation);
+      }
+      item.appendChild(top);
+      var math = renderTex(tex);
+      math.classList.add("vs-step-math");
+      math.setAttribute("role", "img");
+      math.setAttribute("aria-label", speakTex(tex));
+      if (s) highlight(math, s.inserts || []);
+      item.appendChild(math);
+      if (s) {
+        if (s.justification) {
+          var j = el("p", "vs-step-just", "Why: ");
+          appendProse(j, s.justification);
+          item.appendChild(j);
+        }
+        if (s.reason) {
+          var r = el("p", "vs-step-reason", "Checker: ");
+          appendProse(r, s.reason);
+          item.appendChild(r);
+        }
+        var wit = witnessText(s.witness);
+        if (wit) item.appendChild(el("p", "vs-step-witness", "Witness: " + wit));
+      }
+      item.addEventListener("click", function (ev) {
+        if (ev.target.closest && ev.target.closest("a")) return;
+        self.pause(); self.show(k);
+        if (self.wrap.scrollIntoView) self.wrap.scrollIntoView({ block: "nearest" });
+      });
+      list.appendChild(item);
+    });
+    section.appendChild(list);
+    this.stepList = list;
+    return section;
+  };
+
+  function highlight(frame, inserted) {
+    var want = {};
+    inserted.forEach(function (id) { want[String(id)] = true; });
+    frame.querySelectorAll("[data-n]").forEach(function (n) {
+      if (!want[n.getAttribute("data-n")]) return;
+      // Only the outermost inserted element is marked, so nested ones do not double the tint.
+      var p = n.parentElement;
+      while (p && p !== frame) {
+        if (p.hasAttribute("data-n") && want[p.getAttribute("data-n")]) return;
+        p = p.parentElement;
+      }
+      n.classList.add("vs-changed");
+    });
+  }
+
+  function renderInline(node, tex) {
+    try {
+      window.katex.render(String(tex), node, { throwOnError: false, strict: "ignore", trust: false });
+    } catch (err) { node.textContent = String(tex); }
+    node.setAttribute("aria-label", speakTex(tex));
+  }
+
+  function legend() {
+    var box = el("details", "vs-legend");
+    box.appendChild(el("summary", null, "What the grades mean"));
+    var list = el("dl");
+    TIER_ORDER.forEach(function (name) {
+      var t = TIERS[name];
+      var dt = el("dt");
+      dt.setAttribute("data-tier", name);
+      dt.appendChild(icon(name));
+      dt.appendChild(document.createTextNode(" " + t.label + " (" + t.word + ")"));
+      list.appendChild(dt);
+      list.appendChild(el("dd", null, t.meaning));
+    });
+    box.appendChild(list);
+    return box;
+  }
 
   Player.prototype.explain = function (index) {
     var s = (this.payload.steps || [])[index - 1];
     if (!s) { this.reason.textContent = ""; return; }
-    var t = TIERS[s.tier] || TIERS.unchecked;
+    var t = tierOf(s.tier);
     this.reason.textContent = "";
+    this.reason.setAttribute("data-tier", s.tier);
     this.reason.appendChild(icon(s.tier));
-    this.reason.appendChild(document.createTextNode(" Step " + s.index + " \u00B7 " + t.label + ": "));
+    this.reason.appendChild(document.createTextNode(" Step " + s.index + " \u00B7 " + t.label + " (" + t.word + "): "));
     appendProse(this.reason, s.reason || "");
+    var wit = witnessText(s.witness);
+    if (wit && (s.reason || "").indexOf(wit) < 0) this.reason.appendChild(document.createTextNode(" (witness: " + wit + ")"));
     this.reason.setAttribute("data-step", String(s.index));
   };
 
@@ -330,12 +587,44 @@
     this.badges.querySelectorAll(".vs-badge").forEach(function (b) {
       b.classList.toggle("vs-current", Number(b.getAttribute("data-step")) === k);
     });
+    if (this.stepList) {
+      this.stepList.querySelectorAll(".vs-step-item").forEach(function (item) {
+        var on = Number(item.getAttribute("data-step")) === k;
+        item.classList.toggle("vs-current", on);
+        if (on) item.setAttribute("aria-current", "step"); else item.removeAttribute("aria-current");
+      });
+    }
     var s = (this.payload.steps || [])[k - 1];
     this.caption.textContent = "";
     appendProse(this.caption, s ? (s.operation || "step " + s.index) : "start");
     this.scrubber.value = String(k);
     this.root.setAttribute("data-frame", String(k));
+    this.stage.setAttribute("aria-label", (k ? "state " + k : "start") + ": " + speakTex(this.frames[k]));
     this.explain(k);
+  };
+
+  /* Scale the formulas down (to half size at most) so the widest state fits the stage; past that
+     the stage scrolls sideways. Phones see every root instead of a cut-off line. */
+  Player.prototype.fit = function () {
+    var avail = this.wrap.clientWidth - 24;
+    if (avail <= 0) return;
+    if (!this.widest) {
+      var probe = el("div", "vs-stage vs-probe");
+      probe.setAttribute("aria-hidden", "true");
+      this.wrap.appendChild(probe);
+      var widest = 0;
+      this.frames.forEach(function (tex) {
+        var f = renderTex(tex);
+        probe.appendChild(f);
+        widest = Math.max(widest, probe.getBoundingClientRect().width);
+        probe.removeChild(f);
+      });
+      this.wrap.removeChild(probe);
+      this.widest = widest;
+    }
+    var scale = this.widest > avail ? Math.max(0.5, avail / this.widest) : 1;
+    this.wrap.style.setProperty("--vs-scale", String(Math.round(scale * 1000) / 1000));
+    this.root.setAttribute("data-scale", String(scale));
   };
 
   Player.prototype.clearTransition = function () {
@@ -348,12 +637,71 @@
 
   /* Show frame k at once, with no animation. */
   Player.prototype.show = function (k) {
+    k = Math.max(0, Math.min(this.frames.length - 1, k));
     this.clearTransition();
     this.k = k;
     this.stage.innerHTML = "";
     this.stage.appendChild(renderTex(this.frames[k]));
     this.mark();
   };
+
+  Player.prototype.back = function () {
+    this.pause();
+    // Mid-transition, "back" returns to the state the transition started from.
+    var to = this.transition ? this.transition.from : this.k - 1;
+    this.show(Math.max(0, to));
+  };
+
+  Player.prototype.toggle = function () { if (this.playing) this.pause(); else this.play(); };
+
+  Player.prototype.scrubKey = function (ev) {
+    var k = ev.key, last = this.frames.length - 1;
+    var here = this.transition ? this.transition.from : this.k;
+    var to = null;
+    if (k === "ArrowLeft" || k === "ArrowDown") to = this.transition ? here : here - 1;
+    else if (k === "ArrowRight" || k === "ArrowUp") to = here + 1;
+    else if (k === "Home") to = 0;
+    else if (k === "End") to = last;
+    else if (k === "PageUp" || k === "PageDown") to = here + (k === "PageUp" ? 2 : -2);
+    if (to === null) return;
+    ev.preventDefault();
+    this.pause();
+    this.show(Math.max(0, Math.min(last, to)));
+  };
+
+  /* After a drag: a paused transition is finished or undone, whichever is nearer. */
+  Player.prototype.settle = function () {
+    var pos = parseFloat(this.scrubber.value);
+    if (!isFinite(pos)) return;
+    var i = Math.floor(pos), f = pos - i;
+    if (f < 1e-6) return;
+    this.show(f >= 0.5 ? i + 1 : i);
+  };
+
+  /* The keyboard: space plays or pauses, the arrows step; never while typing in a field. */
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    var t = ev.target, tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+    if (tag === "input" || tag === "textarea" || tag === "select" || (t && t.isContentEditable)) return;
+    var player = null;
+    for (var i = players.length - 1; i >= 0; i--) {
+      if (players[i].root.isConnected) { player = players[i]; break; }
+    }
+    if (!player) return;
+    if (ev.key === " " || ev.key === "Spacebar") {
+      if (tag === "button" || tag === "a" || tag === "summary") return;  // their own action
+      ev.preventDefault(); player.toggle();
+    } else if (ev.key === "ArrowRight") {
+      ev.preventDefault(); player.pause(); player.step();
+    } else if (ev.key === "ArrowLeft") {
+      ev.preventDefault(); player.back();
+    }
+  }
+  document.addEventListener("keydown", onKey);
+  // A printed page carries the legend open.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll(".vs-legend").forEach(function (d) { d.open = true; });
+  });
 
   Player.prototype.rel = function (node) {
     var r = node.getBoundingClientRect(), w = this.wrap.getBoundingClientRect();
@@ -447,14 +795,19 @@
     if (this.k >= this.frames.length - 1 && !this.transition) this.show(0);
     this.playing = true;
     this.playBtn.textContent = "\u2016";
-    this.playBtn.title = "pause";
+    this.playBtn.title = "pause (space)";
+    this.playBtn.setAttribute("aria-label", "pause (space)");
     var loop = function () {
       if (!self.playing) return;
       var go = self.transition ? self.run() : self.step();
       Promise.resolve(go).then(function (moved) {
         if (!self.playing) return;
         if (moved === false || self.k >= self.frames.length - 1) { self.pause(); return; }
-        setTimeout(loop, self.reduced ? 0 : PHASE.hold / self.speed);
+        // Reduced motion drops the gliding, not the time to read: the pause grows by the
+        // length of the transition it replaces.
+        var hold = PHASE.hold + (self.reduced ? PHASE.del + PHASE.move + PHASE.ins : 0);
+        self.lastHold = hold / self.speed;
+        setTimeout(loop, self.lastHold);
       });
     };
     loop();
@@ -463,7 +816,8 @@
   Player.prototype.pause = function () {
     this.playing = false;
     this.playBtn.textContent = "\u25B6";
-    this.playBtn.title = "play";
+    this.playBtn.title = "play (space)";
+    this.playBtn.setAttribute("aria-label", "play (space)");
     this.anims.forEach(function (a) { a.pause(); });
   };
 
