@@ -21,7 +21,7 @@ from pathlib import Path
 
 from veristep.alps.judge import JudgeConfig, judge
 from veristep.alps.provers import EProver
-from veristep.core.datasets import shared_data_dir
+from veristep.core.datasets import require_shared_data
 
 
 def cases(run_dir: Path) -> tuple[list[dict], Counter]:
@@ -75,7 +75,7 @@ def main() -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
-    todo, skipped = cases(shared_data_dir() / "alps_dev" / "llm_runs")
+    todo, skipped = cases(require_shared_data("alps_dev", "llm_runs"))
     todo = todo[: args.limit] if args.limit else todo
     with ProcessPoolExecutor(args.workers) as pool, open(args.out, "w", encoding="utf-8") as fh:
         results = []

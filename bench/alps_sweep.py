@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from veristep.cli import main as veristep_main
-from veristep.core.datasets import shared_data_dir
+from veristep.core.datasets import require_shared_data
 
 
 def main() -> int:
@@ -26,7 +26,7 @@ def main() -> int:
     ap.add_argument("--easy", type=int, default=20)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    data = shared_data_dir() / "alps_dev"
+    data = require_shared_data("alps_dev")
     hard = (data / "hard25_sample.jsonl").read_text(encoding="utf-8").splitlines()[: args.hard]
     easy = (data / "cert63_laws.jsonl").read_text(encoding="utf-8").splitlines()[: args.easy]
     args.out.mkdir(parents=True, exist_ok=True)
