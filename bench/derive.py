@@ -1,12 +1,17 @@
-"""Benchmark of the symbolic planner on bench/derive_pairs.jsonl.
+"""Benchmark of the symbolic planner on a file of derivation pairs.
 
-    python bench/derive.py [--pairs bench/derive_pairs.jsonl] [--out results.jsonl]
-                           [--category C] [--limit N] [--proposer symbolic]
+    python bench/derive.py [--pairs bench/derive_syllabus.jsonl] [--out results.jsonl]
+                           [--category C] [--limit N] [--every K] [--proposer symbolic] [--cli]
 
-Success for a pair: the endpoint is reached and every step is grounded or verified, with a
-non-empty operation and justification on every step. The run is resumable: ids already in --out
-are skipped, so an interrupted run continues where it stopped. Prints the reach rate, failures by
-category, the median number of steps on equation solving and the median time per derivation.
+A pair counts as a derivation when all four hold: the endpoint is the target as written
+(``endpoint.reached``), there are at least two steps, every step is grounded or verified (with an
+operation and a justification), and no step is the planner's labelled last resort (a one-step
+solve by the computer algebra system). The per-topic table shows each criterion separately.
+
+``--cli`` runs every pair as its own ``veristep derive --json`` process and times the whole
+command (start-up included): that is the wall time a user waits. Without it the pairs run in one
+process (faster for a full sweep). ``--every K`` takes every K-th pair, a sample spread over the
+topics. The run is resumable: ids already in --out are skipped.
 """
 
 from __future__ import annotations
@@ -14,112 +19,159 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-EQUATION_CATEGORIES = {
-    "linear", "quadratic", "rational", "radical", "absolute", "exponential", "logarithmic",
-}  # fmt: skip
+LAST_RESORT = "computer algebra system"  # the wording of the planner's labelled one-step solve
+
+
+def _row(pair: dict[str, Any], d: dict[str, Any], ms: float) -> dict[str, Any]:
+    """Score one derivation (its JSON document) on the four criteria."""
+    steps = d["steps"]
+    strong = all(s["tier"] in ("grounded", "verified") for s in steps)
+    worded = all(s.get("operation") and s.get("justification") for s in steps)
+    jump = any(LAST_RESORT in (s.get("justification") or "") for s in steps)
+    row = {
+        **pair,
+        "reached": bool(d["endpoint"]["reached"]),
+        "multi": len(steps) >= 2,
+        "strong": bool(steps) and strong and worded,
+        "no_jump": not jump,
+        "steps": len(steps),
+        "tiers": "".join(s["tier"][0] for s in steps),
+        "operations": [s.get("operation") for s in steps],
+        "tier": d["confidence"]["tier"],
+        "note": d["proposer"].get("note"),
+        "ms": ms,
+    }
+    row["ok"] = row["reached"] and row["multi"] and row["strong"] and row["no_jump"]
+    return row
+
+
+def _failed(pair: dict[str, Any], detail: str, ms: float) -> dict[str, Any]:
+    flags = {"reached": False, "multi": False, "strong": False, "no_jump": True, "ok": False}
+    return {**pair, **flags, "steps": 0, "tiers": "", "note": detail, "ms": ms}
 
 
 def run_pair(pair: dict[str, Any], proposer: str, settings: Any) -> dict[str, Any]:
+    """One pair in this process."""
     from veristep.core.errors import InputError
-    from veristep.core.tiers import Tier
     from veristep.propose import derive
 
     began = time.monotonic()
     try:
         d = derive(pair["start"], pair["target"], settings=settings, proposer=proposer)
     except InputError as err:
-        ms = (time.monotonic() - began) * 1000
-        return {**pair, "ok": False, "failure": "input error", "detail": err.one_line(), "ms": ms}
-    ms = (time.monotonic() - began) * 1000
-    weak = [s.index for s in d.steps if s.tier < Tier.VERIFIED]
-    wordless = [s.index for s in d.steps if not (s.operation and s.justification)]
-    failure = None
-    if not d.steps:
-        failure = "no steps"
-    elif not d.endpoint.reached:
-        failure = "endpoint not reached"
-    elif weak:
-        failure = "weak step: " + ", ".join(d.steps[i - 1].tier.name_lower for i in weak)
-    elif wordless:
-        failure = "missing words"
-    return {
-        **pair,
-        "ok": failure is None,
-        "failure": failure,
-        "steps": len(d.steps),
-        "tiers": "".join(s.tier.icon for s in d.steps),
-        "operations": [s.operation for s in d.steps],
-        "tier": d.confidence.tier.name_lower,
-        "attempts": d.proposer.get("attempts"),
-        "note": d.proposer.get("note"),
-        "ms": ms,
-    }
+        return _failed(pair, "input error: " + err.one_line(), _ms(began))
+    return _row(pair, d.to_json(), _ms(began))
+
+
+def run_pair_cli(pair: dict[str, Any], proposer: str) -> dict[str, Any]:
+    """One pair as its own ``veristep derive --json`` command, timed from outside."""
+    exe = Path(sys.executable).with_name("veristep")
+    cmd = [str(exe), "derive", pair["start"], pair["target"], "--proposer", proposer, "--json"]
+    began = time.monotonic()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+    ms = _ms(began)
+    if done.returncode != 0:
+        return _failed(pair, f"exit {done.returncode}: {done.stderr.strip()[-200:]}", ms)
+    return _row(pair, json.loads(done.stdout), ms)
+
+
+def _ms(began: float) -> float:
+    return (time.monotonic() - began) * 1000.0
+
+
+def _pct(n: int, total: int) -> str:
+    return f"{100 * n / max(1, total):5.1f} %"
+
+
+def topic_table(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per topic: each criterion's count, then the derivations that meet all four."""
+    head = f"  {'topic':<16}{'n':>4}{'reached':>9}{'≥2 steps':>10}{'strong':>8}"
+    head += f"{'no jump':>9}{'derived':>9}{'rate':>9}"
+    lines = [head]
+    by_topic: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_topic.setdefault(r["category"], []).append(r)
+    for topic, rs in [*sorted(by_topic.items()), ("ALL", rows)]:
+        counts = [sum(r[k] for r in rs) for k in ("reached", "multi", "strong", "no_jump", "ok")]
+        cells = "".join(f"{c:>{w}}" for c, w in zip(counts, (9, 10, 8, 9, 9), strict=True))
+        lines.append(f"  {topic:<16}{len(rs):>4}{cells}{_pct(counts[-1], len(rs)):>9}")
+    return lines
 
 
 def summarise(rows: list[dict[str, Any]]) -> str:
     ok = [r for r in rows if r["ok"]]
-    lines = [f"reached with every step grounded or verified: {len(ok)}/{len(rows)} "
-             f"({100 * len(ok) / max(1, len(rows)):.1f} %)"]  # fmt: skip
-    by_cat: dict[str, list[bool]] = {}
+    lines = [
+        f"derivations (reached as written, ≥ 2 steps, every step grounded or verified, "
+        f"no last-resort jump): {len(ok)}/{len(rows)} ({_pct(len(ok), len(rows)).strip()})"
+    ]
+    lines += topic_table(rows)
+    lines.append("not derived:")
     for r in rows:
-        by_cat.setdefault(r["category"], []).append(r["ok"])
-    for cat, oks in sorted(by_cat.items()):
-        lines.append(f"  {cat:<12} {sum(oks)}/{len(oks)}")
-    failures = Counter(r["failure"] for r in rows if not r["ok"])
-    if failures:
-        lines.append("failures:")
-        lines += [f"  {n} × {why}" for why, n in failures.most_common()]
-        lines += [f"    {r['id']}: {r['start']}  →  {r['target']}  ({r['failure']})"
-                  for r in rows if not r["ok"]]  # fmt: skip
-    shortcut = [r for r in ok if {"solve for x", "write in the requested form"}
-                & set(r.get("operations") or [])]  # fmt: skip
-    lines.append(f"successes using a one-step CAS solve or a final rewrite into the target's "
-                 f"form: {len(shortcut)}")  # fmt: skip
-    eq_steps = [r["steps"] for r in ok if r["category"] in EQUATION_CATEGORIES]
-    if eq_steps:
-        lines.append(f"median steps on equation solving: {statistics.median(eq_steps)}")
-    lines.append(f"median time per derivation: {statistics.median(r['ms'] for r in rows):.0f} ms")
+        if not r["ok"]:
+            why = [k for k in ("reached", "multi", "strong", "no_jump") if not r[k]]
+            lines.append(
+                f"  {r['id']}: {r['start']}  →  {r['target']}  "
+                f"(missing: {', '.join(why)}; {r['tiers'] or 'no steps'})"
+            )
+    times = sorted(r["ms"] for r in rows)
+    p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+    lines.append(
+        f"wall per derivation: median {statistics.median(times) / 1000:.2f} s, "
+        f"p90 {p90 / 1000:.2f} s over {len(times)}"
+    )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=Path, default=HERE / "derive_pairs.jsonl")
+    parser.add_argument("--pairs", type=Path, default=HERE / "derive_syllabus.jsonl")
     parser.add_argument("--out", type=Path, default=None, help="results JSONL (resumable)")
     parser.add_argument("--category")
     parser.add_argument("--limit", type=int)
+    parser.add_argument("--every", type=int, default=1, help="take every K-th pair")
     parser.add_argument("--proposer", default="symbolic")
+    parser.add_argument("--cli", action="store_true", help="time each pair as a CLI command")
     args = parser.parse_args(argv)
-
-    from rich.progress import track
-
-    from veristep.core.settings import Settings
 
     pairs = [json.loads(line) for line in args.pairs.read_text().splitlines() if line.strip()]
     if args.category:
         pairs = [p for p in pairs if p["category"] == args.category]
+    pairs = pairs[:: args.every]
     pairs = pairs[: args.limit] if args.limit else pairs
     done: dict[str, dict[str, Any]] = {}
     if args.out and args.out.exists():
         for line in args.out.read_text().splitlines():
             row = json.loads(line)
             done[row["id"]] = row
-    settings = Settings()
+    settings = None
+    if not args.cli:
+        from veristep.core.settings import Settings
+
+        settings = Settings()
     rows = []
     out = args.out.open("a") if args.out else None
-    for pair in track(pairs, description="derive", console=None, transient=True):
+    for i, pair in enumerate(pairs, 1):
         if pair["id"] in done:
             rows.append(done[pair["id"]])
             continue
-        row = run_pair(pair, args.proposer, settings)
+        if args.cli:
+            row = run_pair_cli(pair, args.proposer)
+        else:
+            row = run_pair(pair, args.proposer, settings)
         rows.append(row)
+        print(
+            f"[{i}/{len(pairs)}] {row['id']}: {'ok' if row['ok'] else '--'} "
+            f"{row['tiers']} {row['ms'] / 1000:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
         if out:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
             out.flush()

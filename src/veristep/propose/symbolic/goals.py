@@ -68,3 +68,43 @@ def same_expression(state: sp.Basic, target: sp.Basic) -> bool:
 
 def identical(state: sp.Basic, target: sp.Basic) -> bool:
     return sp.srepr(state) == sp.srepr(target)
+
+
+def same_set(state: sp.Basic, target: sp.Basic, x: sp.Symbol | None) -> bool:
+    """Two statements in one unknown with the same real solution set (bounds, intervals)."""
+    if x is None or not isinstance(state, sp.Basic) or isinstance(state, sp.Expr):
+        return False
+    try:
+        return _as_set(state, x) == _as_set(target, x)
+    except (NotImplementedError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def _as_set(s: sp.Basic, x: sp.Symbol) -> sp.Set:
+    if isinstance(s, sp.Contains):
+        return s.args[1]
+    if s.free_symbols - {x}:
+        raise ValueError("more than one unknown")
+    return s.as_set()
+
+
+def unknown_from_target(target: sp.Basic | None) -> sp.Symbol | None:
+    """The unknown the target solves for: ``r`` in ``r = \\sqrt{A/\\pi}``, ``x`` in ``x < 5``.
+
+    >>> a, r = sp.symbols("A r")
+    >>> unknown_from_target(sp.Eq(r, sp.sqrt(a)))
+    r
+    """
+    if isinstance(target, sp.Or):
+        found = {unknown_from_target(c) for c in target.args}
+        return found.pop() if len(found) == 1 else None
+    if isinstance(target, sp.Contains):
+        return target.args[0] if isinstance(target.args[0], sp.Symbol) else None
+    if isinstance(target, sp.And):
+        found = {unknown_from_target(c) for c in target.args if not isinstance(c, sp.Contains)}
+        return found.pop() if len(found) == 1 else None
+    if isinstance(target, sp.Rel):
+        for side, other in ((target.lhs, target.rhs), (target.rhs, target.lhs)):
+            if isinstance(side, sp.Symbol) and not other.has(side):
+                return side
+    return None

@@ -17,6 +17,7 @@ the node and time budget, the plan says so and keeps the longest honest progress
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import time
@@ -28,6 +29,11 @@ from veristep.propose.symbolic import goals
 from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_derivative
 from veristep.propose.symbolic.equations import polynomial_moves
 from veristep.propose.symbolic.expressions import arithmetic_move, rewrite_moves
+from veristep.propose.symbolic.inequalities import (
+    inequality_moves,
+    interval_form_move,
+    is_solved_inequality,
+)
 from veristep.propose.symbolic.integrals import has_pending_integral, integral_moves
 from veristep.propose.symbolic.limits import has_pending_limit, limit_moves
 from veristep.propose.symbolic.moves import Move, Problem, pick_var, state_key
@@ -81,7 +87,8 @@ def plan(
     """Search for a chain of moves from ``start`` to ``target`` (SymPy objects)."""
     began = time.monotonic()
     wants_pm = "\\pm" in target_latex
-    p = Problem(start, target, pick_var(start, target), target_latex, wants_pm, set(banned))
+    var = goals.unknown_from_target(target) or pick_var(start, target)
+    p = Problem(start, target, var, target_latex, wants_pm, set(banned))
     p.deadline = began + budget_s
     counter = itertools.count()
     frontier = [_Node(0.0, next(counter), start)]
@@ -164,20 +171,26 @@ def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
             + evaluate_power_move(state)
             + _common_denominator_move(state, p, values)
         )
+    if is_solved_inequality(state, p.var):
+        return interval_form_move(state, p)
     if isinstance(state, sp.Or):
         return _lift_over_cases(state, p)
-    moves = special_moves(state, p) + polynomial_moves(state, p)
+    moves = inequality_moves(state, p) + special_moves(state, p) + polynomial_moves(state, p)
     return moves or _cas_solve_move(state, p)
+
+
+def _case_moves(case: sp.Basic, p: Problem) -> list[Move]:
+    return inequality_moves(case, p) + special_moves(case, p) + polynomial_moves(case, p)
 
 
 def _lift_over_cases(state: sp.Or, p: Problem) -> list[Move]:
     """Apply the next move to every unsolved case at once ("in each case, ...")."""
     replaced, operations, whys, names_used = [], [], [], []
     for case in state.args:
-        if goals.solved_values(case, p.var) is not None:
+        if goals.solved_values(case, p.var) is not None or is_solved_inequality(case, p.var):
             replaced.append(case)
             continue
-        moves = special_moves(case, p) + polynomial_moves(case, p)
+        moves = _case_moves(case, p)
         if not moves:
             return []
         replaced.append(moves[0].state)
@@ -254,6 +267,8 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
         return "equal" if goals.same_expression(state, target) else None
     if goals.same_solutions(state, target, p.var):
         return "exact" if not p.wants_pm else "equal"
+    if is_solved_inequality(state, p.var) and not isinstance(target, sp.Contains):
+        return "exact" if goals.same_set(state, target, p.var) else None
     if goals.solved_values(target, p.var) is None and goals.same_equation(state, target):
         return "equal"
     return None
@@ -282,6 +297,10 @@ def _priority(move: Move, path: tuple[Move, ...], p: Problem) -> float:
 def _finish(path: tuple[Move, ...], p: Problem, began: float, nodes: int, *, exact: bool) -> Plan:
     path = _with_confirmation(path, p)
     steps = _steps(p.start, path)
+    if exact and steps and p.target_latex and _same_as_target(path[-1].state, p):
+        # The same statement as the target: write it exactly as the target is written, so the
+        # derivation ends at the target as written (not at SymPy's printing of it).
+        steps[-1] = dataclasses.replace(steps[-1], latex=p.target_latex)
     if not exact and p.target is not None:
         last = path[-1].state if path else p.start
         operation = (
@@ -299,6 +318,10 @@ def _finish(path: tuple[Move, ...], p: Problem, began: float, nodes: int, *, exa
             )
         )
     return Plan(steps, True, "target reached", nodes, _ms(began))
+
+
+def _same_as_target(state: sp.Basic, p: Problem) -> bool:
+    return _arrived(state, p) == "exact"
 
 
 def _with_confirmation(path: tuple[Move, ...], p: Problem) -> tuple[Move, ...]:
