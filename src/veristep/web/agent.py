@@ -148,14 +148,27 @@ def chat(message: str, tool: ProofAnimationTool, lm: Any) -> dict[str, Any]:
     import dspy
 
     agent = react_agent(tool)
-    with dspy.context(lm=lm):
-        prediction = agent(request=message)
+    model_error = None
+    try:
+        with dspy.context(lm=lm):
+            answer = str(agent(request=message).answer)
+    except Exception as exc:  # any failure on the model side is reported, never a 500
+        # A reply DSPy cannot parse, a dead server, a refused request: the user gets one line
+        # and whatever the tool graded before it happened.
+        model_error = f"{type(exc).__name__}: {_first_line(str(exc))}"
+        answer = f"The language model's reply could not be used ({model_error})."
     result = tool.results[-1] if tool.results else None
     # The verifier's own summary travels beside the model's prose; the page shows both.
     verdict = result["derivation"]["confidence"]["summary"] if result else "no derivation was made"
     return {
-        "answer": str(prediction.answer),
+        "answer": answer,
         "verdict": verdict,
         "result": result,
         "tool_calls": len(tool.results),
+        "model_error": model_error,
     }
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -33,7 +33,9 @@ class ToolCall(BaseModel):
 def _tool(request: Request, deadline: Deadline) -> ProofAnimationTool:
     engine, store = request.app.state.engine, request.app.state.store
     return ProofAnimationTool(
-        lambda s, t: answer(store, engine.derive(s, t), save=True, deadline=deadline)
+        lambda s, t: answer(
+            store, engine.derive(s, t), save=True, deadline=deadline, only_if_worth=True
+        )
     )
 
 

@@ -16,6 +16,7 @@ from veristep.animate import build_payload, export_html
 from veristep.core.errors import InputError
 from veristep.core.verdicts import Derivation
 from veristep.web.engine import Deadline, Engine, Progress, with_deadline
+from veristep.web.grading import not_worth_saving, regrade, shown
 from veristep.web.store import DerivationStore
 from veristep.web.streaming import event_stream
 
@@ -66,15 +67,20 @@ def answer(
     save: bool,
     title: str | None = None,
     deadline: Deadline | None = None,
+    only_if_worth: bool = False,
 ) -> dict[str, Any]:
     """Payload built, saved if asked: ``{"id", "url", "derivation", "payload"}``.
 
-    With a ``deadline``, nothing is saved once the request has timed out.
+    With a ``deadline``, nothing is saved once the request has timed out. ``only_if_worth`` (an
+    automatic save) skips failed and wrong derivations and says why under ``not_saved``.
     """
     payload = build_payload(derivation)
     out: dict[str, Any] = {"id": None, "url": None, "derivation": derivation, "payload": payload}
-    if save and (deadline is None or deadline.commit()):
-        ident = store.save(derivation, payload, title)
+    why = not_worth_saving(derivation) if only_if_worth and save else None
+    if why is not None:
+        out["not_saved"] = why
+    elif save and (deadline is None or deadline.commit()):
+        ident = store.save_unique(derivation, payload, title)
         out.update(id=ident, url=f"/d/{ident}")
     return out
 
@@ -90,7 +96,7 @@ async def derive(body: DeriveRequest, request: Request) -> dict[str, Any]:
 
     def work(deadline: Deadline) -> dict[str, Any]:
         derivation = engine.derive(body.start, body.target, body.proposer)
-        return answer(store, derivation, body.save, deadline=deadline)
+        return answer(store, derivation, body.save, deadline=deadline, only_if_worth=True)
 
     return await with_deadline(work, _timeout(request))
 
@@ -113,13 +119,19 @@ async def derive_stream(
     """Server-sent events: ``started``; per judged draft one ``step`` per step (index, total,
     tier, icon, reason) then its ``attempt`` (verdict and steps); then ``done`` (saved: id, url,
     derivation, payload) or ``error``."""
-    if not start.strip() or not target.strip() or len(start) + len(target) > 2 * MAX_LATEX:
+    if not start.strip() or not target.strip():
         raise InputError("start and target must be non-empty LaTeX", kind="endpoints")
+    for name, text in (("start", start), ("target", target)):
+        if len(text) > MAX_LATEX:
+            raise InputError(
+                f"{name} is {len(text):,} characters long; the limit is {MAX_LATEX:,}",
+                kind="endpoints",
+            )
     engine, store = _engine(request), _store(request)
 
     def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
         derivation = engine.derive(start, target, proposer, progress=emit)
-        return answer(store, derivation, save=True, deadline=deadline)
+        return answer(store, derivation, save=True, deadline=deadline, only_if_worth=True)
 
     started = {"start": start, "target": target, "proposer": proposer}
     return event_stream(started, work, _timeout(request))
@@ -146,14 +158,21 @@ def list_derivations(request: Request, limit: int = 100, offset: int = 0) -> dic
 
 
 @router.post("/derivations")
-def save_derivation(body: SaveRequest, request: Request) -> dict[str, Any]:
-    """Save a derivation JSON made elsewhere (e.g. ``veristep derive --json``)."""
+async def save_derivation(body: SaveRequest, request: Request) -> dict[str, Any]:
+    """Save a derivation JSON made elsewhere (e.g. ``veristep derive --json``). Its chain is
+    graded again here: the tiers it arrives with are never stored or shown."""
     try:
         Derivation.from_json(body.derivation)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"not a derivation JSON: {type(exc).__name__}: {exc}") from None
-    out = answer(_store(request), body.derivation, save=True, title=body.title)
-    return {"id": out["id"], "url": out["url"]}
+    engine, store = _engine(request), _store(request)
+
+    def work(deadline: Deadline) -> dict[str, Any]:
+        graded = regrade(engine, body.derivation)
+        return answer(store, graded, save=True, title=body.title, deadline=deadline)
+
+    out = await with_deadline(work, _timeout(request))
+    return {"id": out["id"], "url": out["url"], "tier": out["derivation"]["confidence"]["tier"]}
 
 
 @router.get("/derivations/{ident}")
@@ -161,8 +180,8 @@ def get_derivation(ident: str, request: Request) -> dict[str, Any]:
     saved = _store(request).get(ident)
     if saved is None:
         raise HTTPException(404, f"no saved derivation {ident!r}")
-    payload = saved.payload or build_payload(saved.derivation)
-    return {**saved.summary(), "derivation": saved.derivation, "payload": payload}
+    derivation, payload = shown(saved)
+    return {**saved.summary(), "derivation": derivation, "payload": payload}
 
 
 @router.get("/derivations/{ident}/export", response_class=HTMLResponse)
@@ -170,7 +189,8 @@ def export(ident: str, request: Request) -> HTMLResponse:
     saved = _store(request).get(ident)
     if saved is None:
         raise HTTPException(404, f"no saved derivation {ident!r}")
+    derivation, payload = shown(saved)
     return HTMLResponse(
-        export_html(saved.derivation, title=saved.title, payload=saved.payload),
+        export_html(derivation, title=saved.title, payload=payload),
         headers={"content-disposition": f'attachment; filename="veristep-{ident}.html"'},
     )

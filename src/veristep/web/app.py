@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -42,12 +42,13 @@ def create_app(
 
     ``lm`` is the DSPy language model of the chat agent (default: built from ``settings.model``).
     """
-    from veristep.web import agent_routes, api, pages
+    from veristep.web import agent_routes, api, gallery_routes, pages
+    from veristep.web.docs_page import docs_html
 
     app = FastAPI(
         title="veristep",
         version="1",
-        docs_url="/api/docs",
+        docs_url=None,  # the stock page loads Swagger from a CDN; ours works offline
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -65,7 +66,13 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     app.mount("/assets", StaticFiles(directory=Path(__file__).parent / "static"), name="web-static")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        return HTMLResponse(docs_html(app.openapi()))
+
     app.include_router(api.router)
+    app.include_router(gallery_routes.router)
     app.include_router(agent_routes.router)
     app.include_router(pages.router)
     app.state.katex_version = KATEX_VERSION
@@ -95,7 +102,11 @@ def _install_errors(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and _wants_page(request):
+            from veristep.web.pages import not_found_page
+
+            return HTMLResponse(not_found_page(str(exc.detail)), status_code=404)
         return JSONResponse(
             error_body("http", str(exc.detail)), status_code=exc.status_code, headers=exc.headers
         )
@@ -107,3 +118,11 @@ def _install_errors(app: FastAPI) -> None:
         return JSONResponse(
             error_body("internal", f"internal error: {type(exc).__name__}"), status_code=500
         )
+
+
+def _wants_page(request: Request) -> bool:
+    """A person's browser asking for a page (not the API, not an asset) gets HTML errors."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/", "/assets/")) or request.method != "GET":
+        return False
+    return "application/json" not in request.headers.get("accept", "")

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     _check_listen(args.host, args.port)
     base = f"http://{args.host}:{args.port}"
     for path, derivation in derivations:
-        ident = import_derivation(app.state.store, derivation)
+        ident = import_derivation(app.state.store, derivation, app.state.engine)
         print(f"veristep serve: {path} → {base}/d/{ident}", flush=True)
     print(f"veristep serve: {base}/  (database {db})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
@@ -92,9 +92,12 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
-def import_derivation(store: Any, derivation: dict[str, Any]) -> str:
-    """Save ``derivation`` unless the identical JSON is already stored; return its id."""
+def import_derivation(store: Any, derivation: dict[str, Any], engine: Any) -> str:
+    """Grade ``derivation``'s chain here and save it, or refresh the row holding the same chain
+    (so importing the same file at every start keeps one copy); return its id. The tiers in the
+    file are never kept: they are a claim, not this server's grading."""
     from veristep.animate import build_payload
+    from veristep.web.grading import regrade
 
-    existing = store.find(derivation)
-    return existing or store.save(derivation, build_payload(derivation))
+    graded = regrade(engine, derivation)
+    return store.save_unique(graded, build_payload(graded))

@@ -117,7 +117,7 @@ class DerivationStore:
                 (
                     ident,
                     time.time(),
-                    clean_title(title) or _title(derivation),
+                    clean_title(title) or default_title(derivation),
                     _tier_of(derivation),
                     json.dumps(derivation, ensure_ascii=False),
                     None if payload is None else json.dumps(payload, ensure_ascii=False),
@@ -265,7 +265,8 @@ def _row(row: tuple[Any, ...]) -> SavedDerivation:
     )
 
 
-def _title(derivation: dict[str, Any]) -> str:
+def default_title(derivation: dict[str, Any]) -> str:
+    """Start ⟶ target: the title of a derivation nobody has renamed."""
     start = str(derivation.get("start") or "")
     target = derivation.get("target")
     return clean_title(f"{start}  ⟶  {target}" if target else start) or "untitled"

@@ -1,0 +1,101 @@
+"""What the server saves and shows: its own tiers only, and only derivations worth keeping.
+
+A derivation JSON sent by a client is a claim. :func:`regrade` judges its chain here (the states,
+their declared change types and the target) and keeps from the client only descriptive text, so a
+forged "grounded" never reaches a page, the gallery or an export. :func:`ungraded_view` is how a
+stored row that this server did not grade is shown: every tier unchecked. :func:`not_worth_saving`
+keeps failed and wrong derivations out of the gallery when a derive saves by itself.
+
+>>> not_worth_saving({"steps": [], "confidence": {"tier": "grounded"}})
+'nothing to judge: no steps were made'
+>>> ungraded_view({"steps": [{"index": 1, "tier": "grounded"}],
+...                "confidence": {"tier": "grounded"}})["steps"][0]["tier"]
+'unchecked'
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from veristep.core.errors import InputError
+
+# Text a client may supply for each step: it is shown, but it is never a verdict.
+_DESCRIPTIVE = ("operation", "justification", "mapping")
+NOT_GRADED = "not graded by this server (saved by an older version or elsewhere)"
+
+
+def states_of(derivation: dict[str, Any]) -> list[str]:
+    """The LaTeX of each state, or an :class:`InputError` naming what is wrong."""
+    states = derivation.get("states")
+    if not isinstance(states, list) or not states:
+        raise InputError("a derivation needs a non-empty list of states", kind="derivation")
+    out: list[str] = []
+    for k, state in enumerate(states):
+        latex = state.get("latex") if isinstance(state, dict) else state
+        if not isinstance(latex, str):
+            raise InputError(f"states[{k}].latex must be a string", kind="derivation")
+        out.append(latex)
+    return out
+
+
+def regrade(engine: Any, derivation: dict[str, Any]) -> dict[str, Any]:
+    """The client's chain judged by ``engine.check``; the client's tiers are discarded."""
+    states = states_of(derivation)
+    steps_in = derivation.get("steps") if isinstance(derivation.get("steps"), list) else []
+    declared = [s.get("change_type") if isinstance(s, dict) else None for s in steps_in]
+    change_types = (
+        [str(t) for t in declared]
+        if len(declared) == len(states) - 1 and all(isinstance(t, str) and t for t in declared)
+        else None
+    )
+    target = derivation.get("target")
+    graded = engine.check(states, change_types, target if isinstance(target, str) else None)
+    for mine, theirs in zip(graded.get("steps") or [], steps_in, strict=False):
+        if isinstance(theirs, dict):
+            for key in _DESCRIPTIVE:
+                value = theirs.get(key)
+                if isinstance(value, (str, dict)) and value:
+                    mine[key] = value
+    proposer = derivation.get("proposer")
+    if isinstance(proposer, dict) and isinstance(proposer.get("kind"), str):
+        graded["proposer"] = {
+            **(graded.get("proposer") or {}),
+            "kind": proposer["kind"],
+            "model": proposer.get("model") if isinstance(proposer.get("model"), str) else None,
+        }
+    return graded
+
+
+def ungraded_view(derivation: dict[str, Any]) -> dict[str, Any]:
+    """A copy with every tier unchecked: what a page shows for a row it did not grade."""
+    shown = copy.deepcopy(derivation)
+    for step in shown.get("steps") or []:
+        if isinstance(step, dict):
+            step.update(tier="unchecked", reason=NOT_GRADED, witness=None)
+    confidence = shown.get("confidence") if isinstance(shown.get("confidence"), dict) else {}
+    shown["confidence"] = {**confidence, "tier": "unchecked", "summary": NOT_GRADED}
+    return shown
+
+
+def not_worth_saving(derivation: dict[str, Any]) -> str | None:
+    """Why an automatic save should skip this derivation, or None to save it."""
+    if not derivation.get("steps"):
+        return "nothing to judge: no steps were made"
+    confidence = derivation.get("confidence") or {}
+    if confidence.get("tier") == "refuted":
+        return "a step is wrong"
+    endpoint = derivation.get("endpoint") or {}
+    if not endpoint.get("reached"):
+        return "the target was not reached"
+    return None
+
+
+def shown(saved: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(derivation, payload) of a stored row as pages and exports show it."""
+    from veristep.animate import build_payload
+
+    if saved.graded:
+        return saved.derivation, saved.payload or build_payload(saved.derivation)
+    view = ungraded_view(saved.derivation)
+    return view, build_payload(view)
