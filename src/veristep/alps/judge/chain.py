@@ -12,6 +12,10 @@ to its x-binding): shrinking keeps the search finite and every bridged step is
 itself an application, so the expanded chain is still a proof. The search runs one way per
 link (all shrinking from ``s`` or all from ``t``).
 
+Checking is bounded: every link spends from a work budget (``limits``; units are term nodes
+visited, so the verdict does not depend on the machine's load), and the chain stops at the
+first link that fails — the feedback names it, and nothing after it is examined.
+
 >>> law = parse_law("x = y ◇ z")
 >>> [str(s.how) for s in check_chain(law, [parse_term(t) for t in ("a", "a ◇ a", "b")]).links]
 ['forward at root', 'reverse at root']
@@ -24,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from veristep.alps.judge.limits import LINK_WORK, SUBMISSION_WORK, BudgetExhausted, Work
 from veristep.alps.terms import (
     Law,
     Op,
@@ -125,7 +130,11 @@ def difference_position(s: Term, t: Term) -> Position | None:
     return tuple(pos)
 
 
-def _instance(law: Law, before: Term, after: Term) -> tuple[str, dict[str, Term]] | None:
+def _instance(
+    law: Law, before: Term, after: Term, work: Work | None = None
+) -> tuple[str, dict[str, Term]] | None:
+    if work is not None:  # matching compares bound subterms node by node
+        work.spend(_size(before) + _size(after))
     for direction, src, dst in (("forward", law.lhs, law.rhs), ("reverse", law.rhs, law.lhs)):
         sigma = match(src, before)
         if sigma is not None:
@@ -135,14 +144,14 @@ def _instance(law: Law, before: Term, after: Term) -> tuple[str, dict[str, Term]
     return None
 
 
-def find_application(law: Law, s: Term, t: Term) -> Application | None:
+def find_application(law: Law, s: Term, t: Term, work: Work | None = None) -> Application | None:
     """The single application turning ``s`` into ``t``, deepest position first; None if none."""
     d = difference_position(s, t)
     if d is None:
         return None
     for depth in range(len(d), -1, -1):
         pos = d[:depth]
-        found = _instance(law, subterm_at(s, pos), subterm_at(t, pos))
+        found = _instance(law, subterm_at(s, pos), subterm_at(t, pos), work)
         if found is not None:
             direction, sigma = found
             return Application(pos, direction, {k: show(v) for k, v in sorted(sigma.items())})
@@ -150,40 +159,82 @@ def find_application(law: Law, s: Term, t: Term) -> Application | None:
 
 
 def _size(t: Term) -> int:
-    return 1 if not isinstance(t, Op) else 1 + _size(t.left) + _size(t.right)
+    n, stack = 0, [t]
+    while stack:
+        node = stack.pop()
+        n += 1
+        if isinstance(node, Op):
+            stack.append(node.left)
+            stack.append(node.right)
+    return n
 
 
-def shrinking_steps(law: Law, t: Term) -> Iterator[tuple[Term, Application]]:
+def _sizes(t: Term, pos: Position = (), out: dict[Position, int] | None = None) -> dict:
+    """The size of the subterm at every position of ``t``, in one pass."""
+    out = {} if out is None else out
+    if isinstance(t, Op):
+        out[pos] = 1 + _sizes(t.left, (*pos, 0), out)[(*pos, 0)]
+        out[pos] += _sizes(t.right, (*pos, 1), out)[(*pos, 1)]
+    else:
+        out[pos] = 1
+    return out
+
+
+def shrinking_steps(
+    law: Law, t: Term, work: Work | None = None
+) -> Iterator[tuple[Term, Application]]:
     """Every single application at any position that makes ``t`` strictly smaller.
 
     The target side must be fully determined by the match (its variables all bound), which is
-    what makes the neighbourhood finite.
+    what makes the neighbourhood finite. Each position tried, and each candidate term built,
+    is paid for from ``work``.
     """
+    sizes = _sizes(t)
+    total = sizes[()]
+    pattern_cost = _size(law.lhs) + _size(law.rhs)
+    if work is not None:
+        work.spend(total)
     for src, dst, direction in ((law.lhs, law.rhs, "forward"), (law.rhs, law.lhs, "reverse")):
         src_vars = set(leaf_names(src))
         if not set(leaf_names(dst)) <= src_vars:
             continue
         for pos, sub in positions(t):
+            if work is not None:
+                work.spend(pattern_cost)
             sigma = match(src, sub)
             if sigma is None:
                 continue
             new_sub = substitute(dst, sigma)
-            if _size(new_sub) < _size(sub):
+            new_size = _size(new_sub)
+            if new_size < sizes[pos]:
+                if work is not None:  # building and hashing the new term
+                    work.spend(total - sizes[pos] + new_size + len(pos))
                 app = Application(pos, direction, {k: show(v) for k, v in sorted(sigma.items())})
                 yield replace_at(t, pos, new_sub), app
 
 
-def _reachable(law: Law, start: Term, steps: int) -> dict[Term, list[tuple[Term, Application]]]:
-    """Terms reachable from ``start`` by ≤ ``steps`` shrinking applications, with their paths."""
+def _reachable(
+    law: Law, start: Term, steps: int, work: Work | None = None, goal: Term | None = None
+) -> dict[Term, list[tuple[Term, Application]]]:
+    """Terms reachable from ``start`` by ≤ ``steps`` shrinking applications, with their paths.
+
+    With a ``goal`` the search stops once it is reached and drops every term smaller than it:
+    sizes only go down along a shrinking path, so such a term can never lead to the goal."""
     paths: dict[Term, list[tuple[Term, Application]]] = {start: []}
+    floor = _size(goal) if goal is not None else 0
     frontier = [start]
     for _ in range(steps):
         nxt: list[Term] = []
         for term in frontier:
-            for new, app in shrinking_steps(law, term):
-                if new not in paths and len(paths) < MAX_BRIDGE_FRONTIER:
-                    paths[new] = [*paths[term], (new, app)]
-                    nxt.append(new)
+            for new, app in shrinking_steps(law, term, work):
+                if new in paths or len(paths) >= MAX_BRIDGE_FRONTIER:
+                    continue
+                if goal is not None and new != goal and _size(new) <= floor:
+                    continue
+                paths[new] = [*paths[term], (new, app)]
+                if new == goal:
+                    return paths
+                nxt.append(new)
         frontier = nxt
     return paths
 
@@ -203,24 +254,35 @@ def _reverse_path(
     return out
 
 
-def bridge(law: Law, s: Term, t: Term, steps: int = BRIDGE_STEPS):
+def bridge(law: Law, s: Term, t: Term, steps: int = BRIDGE_STEPS, work: Work | None = None):
     """≤ ``steps`` shrinking applications from ``s`` down to ``t``, or from ``t`` down to ``s``
     (then read backwards). One direction per link, as ALPS's harness does: a link that grows in
-    one place and shrinks in another is two changes the solver must write out."""
-    down = _reachable(law, s, steps).get(t)
-    if down:
-        return down
-    up = _reachable(law, t, steps).get(s)
-    return _reverse_path(law, t, up) if up else None
+    one place and shrinks in another is two changes the solver must write out.
+
+    Only the larger term can shrink to the smaller one, so only that direction is searched."""
+    if _size(s) > _size(t):
+        return _reachable(law, s, steps, work, t).get(t)
+    if _size(t) > _size(s):
+        up = _reachable(law, t, steps, work, s).get(s)
+        return _reverse_path(law, t, up) if up else None
+    return None
 
 
-def check_link(law: Law, index: int, s: Term, t: Term) -> Link:
+def check_link(law: Law, index: int, s: Term, t: Term, work: Work | None = None) -> Link:
+    """One link, spending at most ``LINK_WORK`` units (and no more than ``work`` has left)."""
     if s == t:
         return Link(index, s, t, None, message=f"step {index} repeats the previous term")
-    app = find_application(law, s, t)
-    if app is not None:
-        return Link(index, s, t, app)
-    path = bridge(law, s, t)
+    budget = work.child(LINK_WORK) if work is not None else Work(LINK_WORK)
+    try:
+        app = find_application(law, s, t, budget)
+        if app is not None:
+            return Link(index, s, t, app)
+        path = bridge(law, s, t, work=budget)
+    except BudgetExhausted:
+        return Link(index, s, t, None, message=_over_budget(index, s, t, work, budget))
+    finally:
+        if work is not None:
+            work.used += min(budget.used, budget.limit)
     if path:
         return Link(index, s, t, None, path, f"bridged by {len(path)} applications")
     msg = (
@@ -230,11 +292,33 @@ def check_link(law: Law, index: int, s: Term, t: Term) -> Link:
     return Link(index, s, t, None, message=msg)
 
 
-def check_chain(law: Law, terms: list[Term]) -> ChainResult:
-    """Judge every link; the message names the first failing one (ALPS's feedback)."""
-    links = [check_link(law, i, terms[i - 1], terms[i]) for i in range(1, len(terms))]
-    bad = next((link for link in links if not link.ok), None)
-    if bad is not None:
-        return ChainResult(links, bad.message)
+def _over_budget(index: int, s: Term, t: Term, work: Work | None, budget: Work) -> str:
+    whole = work is not None and budget.limit < LINK_WORK
+    what = (
+        f"the submission's checking budget ({work.limit:,} work units)"
+        if whole and work is not None
+        else f"a link's checking budget ({budget.limit:,} work units)"
+    )
+    return (
+        f"step {index} ({_short(s)} = {_short(t)}) is not a single law application, and "
+        f"bridging it ran out of {what}: write the chain out one application per step"
+    )
+
+
+def _short(t: Term, limit: int = 120) -> str:
+    text = show(t)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def check_chain(law: Law, terms: list[Term], work_limit: int = SUBMISSION_WORK) -> ChainResult:
+    """Judge the links in order and stop at the first failing one; its message is ALPS's
+    feedback. The whole chain spends at most ``work_limit`` units."""
+    work = Work(work_limit)
+    links: list[Link] = []
+    for i in range(1, len(terms)):
+        link = check_link(law, i, terms[i - 1], terms[i], work)
+        links.append(link)
+        if not link.ok:
+            return ChainResult(links, link.message)
     n = len(ChainResult(links, "").expanded())
     return ChainResult(links, f"accepted: {len(links)} links, {n} law applications")

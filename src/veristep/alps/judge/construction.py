@@ -23,6 +23,10 @@ from veristep.alps.tptp import implication_problem, nontriviality_problem
 
 SAT_SIZES = (2, 3, 4)
 MAX_SAT_ASSIGNMENTS = 20_000  # n ** variables per equation; beyond it SAT encoding is skipped
+# Encoding work, summed over E: assignments × term nodes (the encoder visits every node of every
+# equation under every assignment). Past it the SAT side is skipped and the prover decides, so a
+# 1,000-equation E costs prover time (bounded by its budget), never minutes of encoding.
+MAX_SAT_WORK = 100_000
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,17 @@ def correctness(law: Law, presentation: list[Law], prover: Prover, timeout_s: fl
 
 
 def _sat_feasible(presentation: list[Law], n: int) -> bool:
-    return all(n ** len(eq.variables()) <= MAX_SAT_ASSIGNMENTS for eq in presentation)
+    counts = [n ** len(eq.variables()) for eq in presentation]
+    work = sum(
+        c * (_nodes(eq.lhs) + _nodes(eq.rhs)) for c, eq in zip(counts, presentation, strict=True)
+    )
+    return max(counts, default=0) <= MAX_SAT_ASSIGNMENTS and work <= MAX_SAT_WORK
+
+
+def _nodes(t) -> int:
+    from veristep.alps.judge.submission import tree_limits
+
+    return tree_limits(t)[0]
 
 
 def finite_model(presentation: list[Law]) -> tuple[finite_models.Table | None, list[int]]:

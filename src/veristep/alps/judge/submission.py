@@ -21,15 +21,16 @@ import json
 import re
 from typing import Any
 
+from veristep.alps.judge import limits
 from veristep.alps.terms import Law, Op, Term, Var, parse_law, parse_term
 from veristep.core.errors import InputError
 
 MAX_SUBMISSION_BYTES = 1_000_000
 MAX_TERM_CHARS = 4_000
 MAX_NESTING = 64  # parentheses; also the tree depth we accept (matching recurses on it)
-MAX_TERM_NODES = 2_000
-MAX_CHAIN = 200
-MAX_EQUATIONS = 40
+MAX_TERM_NODES = limits.MAX_TERM_NODES
+MAX_CHAIN = limits.MAX_CHAIN_TERMS
+MAX_EQUATIONS = limits.MAX_EQUATIONS
 CONSTANTS = frozenset({"a", "b"})
 _CONNECTIVES = ("⇒", "=>", "->", "→", "!=", "≠", "&", "|", "∧", "∨", "↔", "<->", "¬", "~")
 _ATOM = re.compile(r"[A-Za-z][A-Za-z0-9_]*'*")
@@ -144,6 +145,7 @@ def parse_chain_submission(raw: bytes | str | dict[str, Any]) -> list[Term]:
     if len(chain) > MAX_CHAIN:
         raise SubmissionError(f"chain has {len(chain)} terms (limit {MAX_CHAIN})")
     terms = [_chain_term(i, s) for i, s in enumerate(chain, start=1)]
+    _check_total(sum(tree_limits(t)[0] for t in terms), "chain")
     if terms[0] != Var("a") or terms[-1] != Var("b"):
         raise SubmissionError("the chain must start at exactly `a` and end at exactly `b`")
     return terms
@@ -180,4 +182,14 @@ def parse_presentation_submission(raw: bytes | str | dict[str, Any]) -> list[Law
         raise SubmissionError("E must be a nonempty list of 'LHS = RHS' strings")
     if len(eqs) > MAX_EQUATIONS:
         raise SubmissionError(f"E has {len(eqs)} equations (limit {MAX_EQUATIONS})")
-    return [_equation(s) for s in eqs]
+    laws = [_equation(s) for s in eqs]
+    _check_total(sum(tree_limits(e.lhs)[0] + tree_limits(e.rhs)[0] for e in laws), "E")
+    return laws
+
+
+def _check_total(nodes: int, what: str) -> None:
+    if nodes > limits.MAX_SUBMISSION_NODES:
+        raise SubmissionError(
+            f"{what} is too big: {nodes:,} term nodes in all "
+            f"(limit {limits.MAX_SUBMISSION_NODES:,})"
+        )
