@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, str] = {
     "alps": "veristep.alps.commands",
     "prove": "veristep.formal.commands",
     "review": "veristep.review.commands",
+    "data": "veristep.data.commands",
 }
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE = 0, 1, 2

@@ -1,0 +1,1 @@
+"""The public corpora for benchmarks: a pinned catalogue and ``veristep data fetch``."""
