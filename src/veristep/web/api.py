@@ -137,6 +137,19 @@ async def derive_stream(
     return event_stream(started, work, _timeout(request))
 
 
+@router.post("/derive/stream")
+async def derive_stream_post(body: DeriveRequest, request: Request) -> StreamingResponse:
+    """:func:`derive_stream` with the inputs in a JSON body (long LaTeX does not fit a URL)."""
+    engine, store = _engine(request), _store(request)
+
+    def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
+        derivation = engine.derive(body.start, body.target, body.proposer, progress=emit)
+        return answer(store, derivation, body.save, deadline=deadline, only_if_worth=True)
+
+    started = {"start": body.start, "target": body.target, "proposer": body.proposer}
+    return event_stream(started, work, _timeout(request))
+
+
 @router.post("/check/stream")
 async def check_stream(body: CheckRequest, request: Request) -> StreamingResponse:
     """:func:`check` as server-sent events: ``started`` (``total`` steps), one ``step`` per step

@@ -1,8 +1,10 @@
 /* Page scripts of the veristep web app: forms that talk to the JSON API. */
 (function () {
   "use strict";
+  var MAX_LATEX = 20000;  // the API's limit per formula
   function $(sel) { return document.querySelector(sel); }
-  /* A list item; with a tier it starts with the tier's icon (the player's SVG, font-independent). */
+  /* A list item; with a tier it starts with the tier's icon (the player's SVG, font-independent)
+     and the tier's name in words. */
   function li(text, tier) {
     var item = document.createElement("li");
     if (tier) {
@@ -19,13 +21,17 @@
   function mountResult(section, answer) {
     section.hidden = false;
     section.innerHTML = "";
+    var p = document.createElement("p");
     if (answer.url) {
-      var p = document.createElement("p");
       var a = document.createElement("a");
       a.href = answer.url; a.textContent = "open the saved page"; a.id = "saved-link";
       p.appendChild(a);
-      section.appendChild(p);
+    } else if (answer.not_saved) {
+      p.id = "not-saved";
+      p.className = "muted";
+      p.textContent = "Not saved to the gallery: " + answer.not_saved + ".";
     }
+    if (p.childNodes.length) section.appendChild(p);
     var mount = document.createElement("div");
     section.appendChild(mount);
     window.veristepMount(mount, answer.payload);
@@ -50,7 +56,7 @@
       item.setAttribute("data-attempt", n);
       var head = document.createElement("span");
       head.className = "attempt-head";
-      head.textContent = "attempt " + n + ": grounding\u2026";
+      head.textContent = "attempt " + n + ": grading\u2026";
       item.appendChild(head);
       item.appendChild(document.createElement("ol"));
       list.appendChild(item);
@@ -64,49 +70,159 @@
     return item;
   }
 
+  /* Field errors: shown under the field they concern, in red, with the caret line kept. */
+  function showError(id, message) {
+    var box = document.getElementById(id);
+    if (!box) return;
+    box.hidden = !message;
+    box.textContent = message || "";
+    var input = document.getElementById(id.replace(/-error$/, ""));
+    if (input) {
+      if (message) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+  }
+
+  /* Which field a located error from the API is about ("START: …", "TARGET: …"). */
+  function errorField(message, fallback) {
+    var m = /^\s*(?:body\.)?(START|TARGET|STATE|states?)\b/i.exec(message || "");
+    if (!m) return fallback;
+    var w = m[1].toLowerCase();
+    return w === "start" ? "start" : w === "target" ? "target" : fallback;
+  }
+
+  function tooLong(name, value) {
+    return value.length > MAX_LATEX
+      ? name + " is " + value.length.toLocaleString("en") + " characters long; the limit is " +
+        MAX_LATEX.toLocaleString("en") + "."
+      : "";
+  }
+
+  /* Live KaTeX preview of what is typed, below the field. */
+  function preview(input) {
+    var box = document.getElementById(input.getAttribute("data-preview"));
+    if (!box) return;
+    function draw() {
+      var tex = input.value;
+      box.textContent = "";
+      if (!tex.trim() || tex.length > 2000 || !window.katex) return;
+      try {
+        window.katex.render(tex, box, { throwOnError: true, strict: "ignore", trust: false });
+        box.removeAttribute("data-bad");
+      } catch (err) {
+        box.textContent = "preview: " + String(err && err.message || err).replace(/^KaTeX parse error: /, "");
+        box.setAttribute("data-bad", "1");
+      }
+    }
+    input.addEventListener("input", draw);
+    draw();
+  }
+
+  function linesPreview(textarea) {
+    var box = document.getElementById("states-preview");
+    if (!box) return;
+    function draw() {
+      box.textContent = "";
+      textarea.value.split("\n").slice(0, 60).forEach(function (line) {
+        if (!line.trim()) return;
+        var item = document.createElement("li");
+        try {
+          window.katex.render(line, item, { throwOnError: false, strict: "ignore", trust: false });
+        } catch (err) { item.textContent = line; }
+        box.appendChild(item);
+      });
+    }
+    textarea.addEventListener("input", draw);
+    draw();
+  }
+
   function deriveForm(form) {
+    var submit = $("#derive-submit"), cancel = $("#derive-cancel");
+    var running = null;  // {controller, token}: the one derive whose events may touch the page
+    var token = 0;
+
+    function finish(state) {
+      // Aborting the fetch closes the old stream: the server stops sending to it.
+      if (running) running.controller.abort();
+      running = null;
+      submit.disabled = false;
+      submit.textContent = "Derive";
+      cancel.hidden = true;
+      form.removeAttribute("aria-busy");
+      if (state) document.body.setAttribute("data-derive", state);
+    }
+
+    cancel.addEventListener("click", function () {
+      if (!running) return;
+      finish("cancelled");
+      $("#progress-status").textContent = "cancelled";
+    });
+
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       var data = new FormData(form);
-      var q = new URLSearchParams({ start: data.get("start"), target: data.get("target"),
-                                    proposer: data.get("proposer") });
+      var start = String(data.get("start") || ""), target = String(data.get("target") || "");
+      showError("start-error", ""); showError("target-error", ""); showError("derive-error", "");
+      var problem = false;
+      [["start", "Start", start], ["target", "Target", target]].forEach(function (f) {
+        var msg = !f[2].trim() ? f[1] + " is empty." : tooLong(f[1], f[2]);
+        if (msg) { showError(f[0] + "-error", msg); problem = true; }
+      });
+      if (problem) { document.body.setAttribute("data-derive", "invalid"); return; }
+      // A newer derive replaces the one on its way: its stream is closed and its events dropped.
+      if (running) finish(null);
+      var mine = ++token, controller = new AbortController();
+      running = { controller: controller, token: mine };
       var list = $("#progress-steps"), status = $("#progress-status"), bar = $("#progress-bar");
       $("#progress").hidden = false; list.innerHTML = ""; status.textContent = "deriving\u2026";
       setBar(bar, 0, 1);
-      $("#result").hidden = true;
-      var source = new EventSource("/api/derive/stream?" + q.toString());
-      source.addEventListener("step", function (e) {
-        var step = JSON.parse(e.data);
-        attemptItem(list, step.attempt).querySelector("ol").appendChild(stepItem(step));
-        setBar(bar, step.index, step.total);
-        status.textContent = "attempt " + step.attempt + ": step " + step.index + " of " +
-          step.total + " judged";
-      });
-      source.addEventListener("attempt", function (e) {
-        var ev = JSON.parse(e.data);
-        var item = attemptItem(list, ev.attempt), head = item.querySelector(".attempt-head");
-        var inner = item.querySelector("ol");
-        // The verdict's steps replace the live lines: they are final and also carry each step's
-        // operation, which the live grounding events do not know.
-        inner.innerHTML = "";
-        ev.steps.forEach(function (step) { inner.appendChild(stepItem(step)); });
-        item.setAttribute("data-tier", ev.tier);
-        head.textContent = " attempt " + ev.attempt + ": " + ev.summary;
-        head.insertBefore(window.veristepIcon(ev.tier), head.firstChild);
-      });
-      source.addEventListener("done", function (e) {
-        source.close();
-        var answer = JSON.parse(e.data);
-        status.textContent = answer.derivation.confidence.summary;
-        mountResult($("#result"), answer);
-        document.body.setAttribute("data-derive", "done");
-      });
-      source.addEventListener("error", function (e) {
-        source.close();
-        var msg = "the connection failed";
-        try { msg = JSON.parse(e.data).message; } catch (err) { /* a network error has no data */ }
-        status.textContent = "error: " + msg;
-        document.body.setAttribute("data-derive", "error");
+      $("#result").hidden = true; $("#result").innerHTML = "";
+      document.body.setAttribute("data-derive", "running");
+      document.body.setAttribute("data-derive-token", String(mine));
+      submit.disabled = true; submit.textContent = "Deriving\u2026";
+      cancel.hidden = false;
+      form.setAttribute("aria-busy", "true");
+      function live() { return running && running.token === mine && !controller.signal.aborted; }
+      var handlers = {
+        step: function (step) {
+          attemptItem(list, step.attempt).querySelector("ol").appendChild(stepItem(step));
+          setBar(bar, step.index, step.total);
+          status.textContent = "attempt " + step.attempt + ": graded step " + step.index +
+            " of " + step.total + " (" + step.tier + ")";
+        },
+        attempt: function (ev) {
+          var item = attemptItem(list, ev.attempt), head = item.querySelector(".attempt-head");
+          var inner = item.querySelector("ol");
+          // The verdict's steps replace the live lines: they are final and also carry each
+          // step's operation, which the live grounding events do not know.
+          inner.innerHTML = "";
+          ev.steps.forEach(function (step) { inner.appendChild(stepItem(step)); });
+          item.setAttribute("data-tier", ev.tier);
+          head.textContent = " attempt " + ev.attempt + ": " + ev.summary;
+          head.insertBefore(window.veristepIcon(ev.tier), head.firstChild);
+          status.textContent = "attempt " + ev.attempt + " graded: " + ev.summary;
+        },
+        done: function (answer) {
+          status.textContent = answer.derivation.confidence.summary;
+          mountResult($("#result"), answer);
+          finish("done");
+        },
+        error: function (ev) {
+          var msg = (ev && ev.message) || "the derive failed";
+          status.textContent = "error: " + msg.split("\n")[0];
+          showError(errorField(msg, "derive") + "-error", msg);
+          finish("error");
+        }
+      };
+      postStream("/api/derive/stream",
+                 { start: start, target: target, proposer: String(data.get("proposer")) },
+                 controller.signal, function (name, ev) {
+        if (live() && handlers[name]) handlers[name](ev);
+      }).then(function () {
+        if (live()) handlers.error({ message: "the server closed the stream before the answer" });
+      }).catch(function (err) {
+        if (err.name === "AbortError" || !live()) return;
+        handlers.error({ message: "the connection to the server was lost; is it still running?" });
       });
     });
   }
@@ -143,50 +259,81 @@
       });
   }
 
-  function post(url, body) {
-    return fetch(url, { method: "POST", headers: { "content-type": "application/json" },
-                        body: JSON.stringify(body) })
-      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); });
+  function post(url, body, method) {
+    return fetch(url, { method: method || "POST", headers: { "content-type": "application/json" },
+                        body: body == null ? undefined : JSON.stringify(body) })
+      .then(function (r) {
+        return r.json().then(function (j) { return { ok: r.ok, status: r.status, body: j }; },
+                             function () { return { ok: r.ok, status: r.status, body: {} }; });
+      })
+      .catch(function () {
+        return { ok: false, status: 0, body: { message: "the connection to the server failed" } };
+      });
+  }
+
+  function checkLines(form) {
+    var data = new FormData(form);
+    return {
+      states: String(data.get("states")).split("\n").map(function (s) { return s.trim(); })
+        .filter(function (s) { return s.length > 0; }),
+      target: String(data.get("target") || "").trim()
+    };
   }
 
   function checkForm(form) {
     // Graded as the learner goes: a pause in typing re-checks the lines written so far.
-    var timer = null;
+    var timer = null, saveBtn = $("#check-save"), last = null;
     form.querySelector("textarea").addEventListener("input", function () {
       clearTimeout(timer);
+      saveBtn.disabled = true;
       timer = setTimeout(function () { form.requestSubmit(); }, 700);
+    });
+    saveBtn.addEventListener("click", function () {
+      var input = last || checkLines(form);
+      saveBtn.disabled = true;
+      post("/api/check", { states: input.states, target: input.target || null, save: true })
+        .then(function (res) {
+          if (!res.ok) { showError("states-error", res.body.message || "could not save"); return; }
+          mountResult($("#check-result"), res.body);
+          document.body.setAttribute("data-check-saved", res.body.id || "");
+        });
     });
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       clearTimeout(timer);
-      var data = new FormData(form);
-      var states = String(data.get("states")).split("\n").map(function (s) { return s.trim(); })
-        .filter(function (s) { return s.length > 0; });
-      var target = String(data.get("target") || "").trim();
+      var input = checkLines(form);
       var out = $("#check-results"), summary = $("#check-summary"), bar = $("#check-bar");
-      if (states.length < 1) return;
+      showError("states-error", ""); showError("target-error", "");
+      if (input.states.length < 1) { showError("states-error", "Type at least one state."); return; }
+      var long = input.states.filter(function (s) { return s.length > MAX_LATEX; });
+      if (long.length) { showError("states-error", tooLong("A line", long[0])); return; }
       if (form.running) form.running.abort();  // a newer check replaces the one on its way
       var controller = (form.running = new AbortController());
       summary.textContent = "checking\u2026";
       out.innerHTML = "";
+      saveBtn.disabled = true;
       document.body.removeAttribute("data-check");
-      postStream("/api/check/stream", { states: states, target: target || null },
+      postStream("/api/check/stream", { states: input.states, target: input.target || null },
                  controller.signal, function (name, ev) {
         if (controller.signal.aborted) return;
         if (name === "started") { bar.hidden = false; setBar(bar, 0, ev.total); }
         else if (name === "step") {
-          out.appendChild(stepItem(ev, "  [" + states[ev.index] + "]"));
+          out.appendChild(stepItem(ev, "  [" + input.states[ev.index] + "]"));
           setBar(bar, ev.index, ev.total);
-          summary.textContent = ev.index + " of " + ev.total + " steps judged\u2026";
+          summary.textContent = "graded step " + ev.index + " of " + ev.total + "\u2026";
         } else if (name === "done") {
           summary.textContent = ev.derivation.confidence.summary;
+          last = input;
+          saveBtn.disabled = false;
           document.body.setAttribute("data-check", "done");
         } else if (name === "error") {
-          summary.textContent = "error: " + ev.message;
+          var msg = ev.message || "the check failed";
+          summary.textContent = "error: " + msg.split("\n")[0];
+          showError(/^\s*TARGET/i.test(msg) ? "target-error" : "states-error", msg);
           document.body.setAttribute("data-check", "error");
         }
       }).catch(function (err) {
-        if (err.name !== "AbortError") summary.textContent = "error: the connection failed";
+        if (err.name !== "AbortError") summary.textContent = "error: the connection to the server failed";
       });
     });
   }
@@ -194,10 +341,16 @@
   function chatForm(form) {
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      var message = String(new FormData(form).get("message"));
-      var log = $("#chat-log");
+      var input = form.querySelector("input[name=message]");
+      var message = String(input.value || "").trim();
+      if (!message) return;
+      var log = $("#chat-log"), button = form.querySelector("button[type=submit]");
       log.appendChild(li("you: " + message));
+      input.value = "";
+      button.disabled = true;
       post("/api/chat", { message: message }).then(function (res) {
+        button.disabled = false;
+        input.focus();
         if (!res.ok) { log.appendChild(li("error: " + res.body.message)); return; }
         log.appendChild(li("agent: " + res.body.answer));
         log.appendChild(li("verifier: " + res.body.verdict));
@@ -206,13 +359,104 @@
     });
   }
 
+  /* The derivation tool without a model: the same verified derive the agent would call. */
+  function toolForm(form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var start = $("#tool-start").value, target = $("#tool-target").value;
+      showError("tool-error", "");
+      var button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      var args = JSON.stringify({ start_latex: start, target_latex: target });
+      post("/api/tools/derive_proof_animation", { arguments: args }).then(function (res) {
+        button.disabled = false;
+        if (!res.ok) { showError("tool-error", res.body.message || "the tool failed"); return; }
+        var result = res.body.result || {};
+        if (result.error) { showError("tool-error", result.error); return; }
+        if (res.body.payload) {
+          mountResult($("#chat-result"), { url: result.url, payload: res.body.payload,
+                                           not_saved: result.url ? null : "see the warnings" });
+        }
+        document.body.setAttribute("data-tool", "done");
+      });
+    });
+  }
+
+  function examples() {
+    document.querySelectorAll("button.example").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var form = document.getElementById(b.getAttribute("data-form") + "-form");
+        if (!form) return;
+        ["start", "target", "states"].forEach(function (name) {
+          var value = b.getAttribute("data-" + name);
+          var field = form.querySelector("[name=" + name + "]");
+          if (value == null || !field) return;
+          field.value = value;
+          field.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+        if (b.getAttribute("data-form") === "derive") form.querySelector("[name=start]").focus();
+      });
+    });
+  }
+
+  function gallery(list) {
+    list.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button");
+      if (!b) return;
+      var id = b.getAttribute("data-id"), item = b.closest("li");
+      if (b.classList.contains("delete")) {
+        if (!window.confirm("Delete this derivation from the gallery?")) return;
+        post("/api/derivations/" + encodeURIComponent(id), null, "DELETE").then(function (res) {
+          if (res.ok) item.remove();
+          else window.alert(res.body.message || "could not delete");
+        });
+      } else if (b.classList.contains("rename")) {
+        renameInline(item, b, id);
+      }
+    });
+  }
+
+  function renameInline(item, button, id) {
+    if (item.querySelector("form.rename-form")) return;
+    var form = document.createElement("form");
+    form.className = "rename-form";
+    var input = document.createElement("input");
+    input.value = button.getAttribute("data-title") || "";
+    input.maxLength = 200;
+    input.setAttribute("aria-label", "new title");
+    var ok = document.createElement("button"); ok.type = "submit"; ok.textContent = "Save";
+    var no = document.createElement("button"); no.type = "button"; no.textContent = "Cancel";
+    var err = document.createElement("span"); err.className = "field-error";
+    form.appendChild(input); form.appendChild(ok); form.appendChild(no); form.appendChild(err);
+    item.appendChild(form);
+    input.focus(); input.select();
+    no.addEventListener("click", function () { form.remove(); button.focus(); });
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      post("/api/derivations/" + encodeURIComponent(id), { title: input.value }, "PATCH")
+        .then(function (res) {
+          if (!res.ok) { err.textContent = res.body.message || "could not rename"; return; }
+          var link = item.querySelector("a.title");
+          link.textContent = res.body.title;
+          link.title = res.body.title;
+          button.setAttribute("data-title", res.body.title);
+          form.remove();
+          button.focus();
+        });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".tier-icon[data-tier]").forEach(function (span) {
       span.appendChild(window.veristepIcon(span.getAttribute("data-tier")));
     });
+    document.querySelectorAll("input[data-preview]").forEach(preview);
     var f;
     if ((f = $("#derive-form"))) deriveForm(f);
-    if ((f = $("#check-form"))) checkForm(f);
+    if ((f = $("#check-form"))) { checkForm(f); linesPreview(f.querySelector("textarea")); }
     if ((f = $("#chat-form"))) chatForm(f);
+    if ((f = $("#tool-form"))) toolForm(f);
+    if ((f = $("#gallery"))) gallery(f);
+    examples();
   });
 })();
