@@ -1,0 +1,25 @@
+"""The interactive side on the same spine: every operation is a step, every step is graded.
+
+``Workspace`` (conversational CAS: a command grammar → operations applied with SymPy in killable
+workers, graded by the grounding cascade, with undo/redo/branch), ``parse_command`` (the grammar).
+No HTTP here: the web routes call these.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_LAZY = {
+    "Operation": "veristep.workspace.grammar",
+    "parse_command": "veristep.workspace.grammar",
+    "Workspace": "veristep.workspace.session",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'veristep.workspace' has no attribute {name!r}")

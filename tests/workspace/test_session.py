@@ -1,0 +1,81 @@
+"""The history tree (undo, redo, branch, go to a step), persistence, the planner's next move."""
+
+from __future__ import annotations
+
+import pytest
+
+from veristep.core.errors import InputError
+from veristep.core.tiers import Tier
+from veristep.workspace.session import Workspace
+
+
+def test_undo_redo_walk_the_history() -> None:
+    ws = Workspace("x^2 - 5x + 6 = 0")
+    ws.apply("factor")
+    solved = ws.apply("solve for x")[-1]
+    assert ws.undo().id == 1
+    assert ws.undo().id == 0
+    with pytest.raises(InputError, match="nothing to undo"):
+        ws.undo()
+    assert ws.redo().id == 1 and ws.redo().id == solved.id
+    with pytest.raises(InputError, match="nothing to redo"):
+        ws.redo()
+
+
+def test_applying_after_undo_starts_a_branch_and_keeps_the_old_one() -> None:
+    ws = Workspace("x^2 - 5x + 6 = 0")
+    factored = ws.apply("factor")[-1]
+    ws.undo()
+    squared = ws.apply("complete the square")[-1]
+    assert {c.id for c in ws.children(0)} == {factored.id, squared.id}
+    assert [n.id for n in ws.path()] == [0, squared.id]
+    ws.goto(factored.id)
+    solved = ws.apply("solve for x")[-1]
+    assert [n.id for n in ws.path()] == [0, factored.id, solved.id]
+    with pytest.raises(InputError, match="no step 99"):
+        ws.goto(99)
+
+
+def test_derivation_grades_the_current_branch_as_one_chain() -> None:
+    ws = Workspace("x^2 - 5x + 6 = 0")
+    ws.apply("factor")
+    ws.apply("solve for x")
+    derivation = ws.derivation()
+    assert [s.operation for s in derivation.steps] == ["factor", "solve for x"]
+    assert derivation.confidence.tier is Tier.GROUNDED
+    assert derivation.proposer["kind"] == "workspace"
+
+
+def test_json_round_trip_keeps_the_tree_and_the_verdicts() -> None:
+    ws = Workspace("2x = 6x^2")
+    ws.apply("divide both sides by x")
+    ws.undo()
+    ws.apply("move everything to the left side")
+    data = ws.to_json()
+    again = Workspace.from_json(data)
+    assert again.to_json() == data
+    assert again.nodes[1].warnings == [r"assumes $x \ne 0$"]
+    assert again.nodes[1].verdict.tier == ws.nodes[1].verdict.tier
+    again.apply("factor")  # a restored workspace keeps working
+    assert again.current.verdict is not None
+
+
+def test_from_json_rejects_a_broken_tree() -> None:
+    data = {"start": "x = 1", "nodes": [{"id": 3, "parent": 7, "latex": "x = 1"}]}
+    with pytest.raises(InputError, match="missing parent"):
+        Workspace.from_json(data)
+
+
+def test_the_planner_suggests_a_next_move_and_it_is_graded_when_taken() -> None:
+    ws = Workspace("x^2 - 5x + 6 = 0")
+    move = ws.suggest()
+    assert move is not None and move["operation"]
+    (node,) = ws.apply_suggestion()
+    assert node.kind == "planner" and node.verdict.tier >= Tier.VERIFIED
+
+
+def test_ungraded_workspace_leaves_grading_to_the_chain() -> None:
+    ws = Workspace("3x = 12", grade=False)
+    (node,) = ws.apply("divide both sides by 3")
+    assert node.verdict is None
+    assert ws.derivation().steps[0].tier is Tier.GROUNDED
