@@ -30,6 +30,7 @@ SUBCOMMANDS: dict[str, str] = {
     "prove": "veristep.formal.commands",
     "review": "veristep.review.commands",
     "data": "veristep.data.commands",
+    "do": "veristep.workspace.commands",
 }
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE = 0, 1, 2
