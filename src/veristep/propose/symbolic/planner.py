@@ -45,6 +45,7 @@ from veristep.propose.symbolic.special_equations import (
     special_moves,
 )
 from veristep.propose.symbolic.sums import has_pending_sum, sum_moves
+from veristep.propose.symbolic.systems import is_system, same_points, solved_points, system_moves
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,8 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
 
 
 def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
+    if is_system(state):
+        return [] if solved_points(state) is not None else system_moves(state, p, _case_moves)
     values = goals.solved_values(state, p.var)
     if values is not None:
         return (
@@ -267,6 +270,8 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
         return "equal" if goals.same_expression(state, target) else None
     if goals.same_solutions(state, target, p.var):
         return "exact" if not p.wants_pm else "equal"
+    if same_points(state, target):
+        return "exact"
     if is_solved_inequality(state, p.var) and not isinstance(target, sp.Contains):
         return "exact" if goals.same_set(state, target, p.var) else None
     if goals.solved_values(target, p.var) is None and goals.same_equation(state, target):

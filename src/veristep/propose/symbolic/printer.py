@@ -48,10 +48,15 @@ class _StatePrinter(LatexPrinter):
         return rf"\lim_{{{self._print(var)} \to {approach}}} \left({self._print(body)}\right)"
 
     def _print_Or(self, expr: sp.Or) -> str:
-        return " \\lor ".join(self._print(arg) for arg in _ordered_cases(expr))
+        return " \\lor ".join(self._grouped(arg, sp.And) for arg in _ordered_cases(expr))
 
     def _print_And(self, expr: sp.And) -> str:
-        return " \\land ".join(self._print(arg) for arg in expr.args)
+        return " \\land ".join(self._grouped(arg, sp.Or) for arg in expr.args)
+
+    def _grouped(self, arg: sp.Basic, inner: type) -> str:
+        # ∧ and ∨ mixed: brackets make the grouping explicit.
+        text = self._print(arg)
+        return f"\\left({text}\\right)" if isinstance(arg, inner) else text
 
 
 def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
