@@ -1,7 +1,8 @@
 """The interactive side on the same spine: every operation is a step, every step is graded.
 
 ``Workspace`` (conversational CAS: a command grammar → operations applied with SymPy in killable
-workers, graded by the grounding cascade, with undo/redo/branch), ``parse_command`` (the grammar).
+workers, graded by the grounding cascade, with undo/redo/branch), ``parse_command`` (the grammar),
+``TermGraph`` (the LaTeX term and its graph as one object with stable ids).
 No HTTP here: the web routes call these.
 """
 
@@ -14,6 +15,8 @@ _LAZY = {
     "Operation": "veristep.workspace.grammar",
     "parse_command": "veristep.workspace.grammar",
     "Workspace": "veristep.workspace.session",
+    "TermGraph": "veristep.workspace.sync",
+    "Update": "veristep.workspace.sync",
 }
 
 __all__ = sorted(_LAZY)
