@@ -79,3 +79,19 @@ def test_ungraded_workspace_leaves_grading_to_the_chain() -> None:
     (node,) = ws.apply("divide both sides by 3")
     assert node.verdict is None
     assert ws.derivation().steps[0].tier is Tier.GROUNDED
+
+
+def test_an_operation_can_target_a_selected_subterm() -> None:
+    ws = Workspace("(x+1)(x-1) + (x+2)^2 = 0")
+    term = ws.term()
+    square = next(n.id for n in term.graph.nodes() if n.kind.value == "pow")
+    (node,) = ws.apply("expand this", target=square)
+    assert r"x^{2} + 4 x + 4" in node.latex.replace(r"\cdot ", "")
+    assert r"\left(x + 1\right)" in node.latex  # the rest of the state is untouched
+    assert node.verdict.tier is Tier.GROUNDED
+
+
+def test_a_statement_cannot_be_a_selection_target() -> None:
+    ws = Workspace("x + 1 = 2")
+    with pytest.raises(InputError, match="sub-expression"):
+        ws.apply("expand", target=ws.term().graph.root.id)

@@ -15,7 +15,7 @@ a command anywhere but at a leaf starts a new branch there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
@@ -24,6 +24,9 @@ from veristep.core.verdicts import Derivation, StepVerdict
 from veristep.grounding.decision import Context
 from veristep.grounding.states import State, parse_state
 from veristep.workspace.grammar import Operation, parse_command
+
+if TYPE_CHECKING:
+    from veristep.workspace.sync import TermGraph
 
 # The proposer's advisory change type per operation; the cascade decides the tier.
 _CHANGE_TYPES: dict[str, tuple[str, ...]] = {
@@ -142,13 +145,26 @@ class Workspace:
 
     # ---- applying commands -----------------------------------------------------------------
 
-    def apply(self, command: str | Operation) -> list[Node]:
-        """Parse and apply one command at the cursor; the new node(s), the cursor at the last."""
+    def term(self) -> TermGraph:
+        """The current state as a term ↔ graph object; its ids are what ``target`` refers to."""
+        from veristep.workspace.sync import TermGraph
+
+        return TermGraph(self.current.latex, self.settings)
+
+    def apply(self, command: str | Operation, target: int | None = None) -> list[Node]:
+        """Parse and apply one command at the cursor; the new node(s), the cursor at the last.
+
+        ``target`` is a node id of :meth:`term` (a clicked glyph): the operation then rewrites
+        that sub-term only ("expand this") and the whole new state is graded as one step.
+        """
         from veristep.workspace.applying import run_operation
 
         op = parse_command(command) if isinstance(command, str) else command
         before = self._state(self.cursor)
-        latexes, warnings = run_operation(op, before, self.settings, self.ctx.positive)
+        if target is not None:
+            latexes, warnings = self._apply_to_subterm(op, target)
+        else:
+            latexes, warnings = run_operation(op, before, self.settings, self.ctx.positive)
         kinds = _CHANGE_TYPES.get(op.kind, ("rewrite",))
         if latexes and self._unchanged(before, latexes[-1]):
             raise InputError(f"'{op.text}' changed nothing here")
@@ -158,6 +174,19 @@ class Workspace:
             label = op.text if i == len(latexes) - 1 else f"{op.text}: write it out"
             made.append(self._append(latex, label, op.kind, change, warnings))
         return made
+
+    def _apply_to_subterm(self, op: Operation, target: int) -> tuple[list[str], list[str]]:
+        from veristep.workspace.applying import run_operation
+
+        term = self.term()
+        piece = self._parse(term.select(target).latex)
+        if piece.expr is None or piece.graph is None or piece.graph.is_statement:
+            raise InputError(f"'{op.text}' on a selection needs a sub-expression, not a statement")
+        latexes, warnings = run_operation(op, piece, self.settings, self.ctx.positive)
+        if len(latexes) != 1:
+            raise InputError(f"'{op.text}' cannot be applied to a selection")
+        term.replace(target, latexes[0])
+        return [term.latex], warnings
 
     def _unchanged(self, before: State, latex: str) -> bool:
         from veristep.mathgraph import structurally_equal, to_latex
