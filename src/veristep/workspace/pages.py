@@ -1,0 +1,251 @@
+"""Interactive pages: an ordered list of blocks, edited by plain functions, rendered as HTML.
+
+A block is one of ``markdown`` (prose with ``$…$`` maths), ``derivation`` (a judged derivation
+JSON, shown with its animation and steps), ``workspace`` (a workspace's saved tree, shown as the
+graded path), ``exercise`` (a next-step exercise, see ``games``) and ``plot`` (a function of one
+variable over an interval). Editing never mutates: :func:`add_block`, :func:`move_block`,
+:func:`edit_block` and :func:`delete_block` return a new :class:`Page`, which the store saves as
+a new version.
+
+>>> page = add_block(Page("Quadratics"), Block("markdown", {"text": "# Roots\\nSolve $x^2 = 4$."}))
+>>> page = add_block(page, Block("plot", {"expr": "x^2 - 4", "from": -3, "to": 3}))
+>>> [b.kind for b in move_block(page, 1, 0).blocks]
+['plot', 'markdown']
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from veristep.core.errors import InputError, did_you_mean
+
+BLOCK_KINDS = ("markdown", "derivation", "workspace", "exercise", "plot")
+MAX_BLOCKS = 200
+MAX_TEXT = 20_000
+_REQUIRED = {
+    "markdown": ("text",),
+    "derivation": ("derivation",),
+    "workspace": ("workspace",),
+    "exercise": ("exercise",),
+    "plot": ("expr",),
+}
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in BLOCK_KINDS:
+            hint = did_you_mean(self.kind, BLOCK_KINDS, cutoff=0.6)
+            names = ", ".join(BLOCK_KINDS)
+            raise InputError(f"unknown block kind {self.kind!r}; expected {names}", hint=hint)
+        if not isinstance(self.data, dict):
+            raise InputError(f"a {self.kind} block's data must be an object")
+        missing = [k for k in _REQUIRED[self.kind] if k not in self.data]
+        if missing:
+            raise InputError(f"a {self.kind} block needs {', '.join(missing)}")
+        text = self.data.get("text")
+        if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT):
+            raise InputError(f"a markdown block's text must be a string of at most {MAX_TEXT}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Block:
+        if not isinstance(raw, dict) or "kind" not in raw:
+            raise InputError("a block must be an object with a 'kind'")
+        return cls(str(raw["kind"]), raw.get("data") or {})
+
+
+@dataclass(frozen=True)
+class Page:
+    title: str
+    blocks: tuple[Block, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "blocks": [b.to_json() for b in self.blocks]}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Page:
+        if not isinstance(raw, dict):
+            raise InputError("a page must be an object with a title and blocks")
+        title = raw.get("title")
+        if not isinstance(title, str) or not title.strip() or len(title) > 200:
+            raise InputError("a page needs a title of 1 to 200 characters")
+        blocks = raw.get("blocks") or []
+        if not isinstance(blocks, list) or len(blocks) > MAX_BLOCKS:
+            raise InputError(f"'blocks' must be a list of at most {MAX_BLOCKS} blocks")
+        return cls(title.strip(), tuple(Block.from_json(b) for b in blocks))
+
+
+def _index(page: Page, index: int, *, end_ok: bool = False) -> int:
+    top = len(page.blocks) + (1 if end_ok else 0)
+    if not isinstance(index, int) or not 0 <= index < top:
+        raise InputError(f"no block {index} on this page (it has {len(page.blocks)})")
+    return index
+
+
+def add_block(page: Page, block: Block, at: int | None = None) -> Page:
+    if len(page.blocks) >= MAX_BLOCKS:
+        raise InputError(f"a page holds at most {MAX_BLOCKS} blocks")
+    at = len(page.blocks) if at is None else _index(page, at, end_ok=True)
+    return replace(page, blocks=(*page.blocks[:at], block, *page.blocks[at:]))
+
+
+def move_block(page: Page, src: int, dst: int) -> Page:
+    blocks = list(page.blocks)
+    block = blocks.pop(_index(page, src))
+    blocks.insert(_index(page, dst), block)
+    return replace(page, blocks=tuple(blocks))
+
+
+def edit_block(page: Page, index: int, block: Block) -> Page:
+    blocks = list(page.blocks)
+    blocks[_index(page, index)] = block
+    return replace(page, blocks=tuple(blocks))
+
+
+def delete_block(page: Page, index: int) -> Page:
+    blocks = list(page.blocks)
+    del blocks[_index(page, index)]
+    return replace(page, blocks=tuple(blocks))
+
+
+# ---- read-only HTML -----------------------------------------------------------------------
+
+
+def render_blocks(page: Page, plot: Any = None) -> str:
+    """The page's blocks as HTML; maths is typeset in the browser by the player script.
+
+    ``plot(block_data) -> svg`` draws a plot block (the caller computes it under a deadline).
+    """
+    parts = [f'<h1 class="vs-page-title">{html.escape(page.title)}</h1>']
+    for i, block in enumerate(page.blocks):
+        body = _RENDER[block.kind](block.data, i, plot)
+        parts.append(f'<section class="vs-block vs-block-{block.kind}" data-block="{i}">'
+                     f"{body}</section>")  # fmt: skip
+    return "\n".join(parts)
+
+
+def _prose(tag: str, text: str) -> str:
+    return f'<{tag} data-vs-prose="{html.escape(text, quote=True)}">{html.escape(text)}</{tag}>'
+
+
+def render_markdown(data: dict[str, Any], *_: Any) -> str:
+    """A small Markdown subset: ``#`` headings, ``-`` lists, paragraphs; ``$…$`` maths inline."""
+    out: list[str] = []
+    for chunk in str(data["text"]).replace("\r\n", "\n").split("\n\n"):
+        lines = [ln.strip() for ln in chunk.split("\n") if ln.strip()]
+        if lines and all(ln.startswith(("- ", "* ")) for ln in lines):
+            out.append("<ul>" + "".join(_prose("li", ln[2:]) for ln in lines) + "</ul>")
+            continue
+        para: list[str] = []
+        for ln in lines:
+            heading = re.match(r"(#{1,3}) (.+)", ln)
+            if heading is None:
+                para.append(ln)
+                continue
+            if para:
+                out.append(_prose("p", " ".join(para)))
+                para = []
+            out.append(_prose(f"h{len(heading.group(1)) + 1}", heading.group(2)))
+        if para:
+            out.append(_prose("p", " ".join(para)))
+    return "\n".join(out)
+
+
+def _render_derivation(data: dict[str, Any], index: int, _: Any) -> str:
+    from veristep.animate.html import player_section
+    from veristep.animate.payload import build_payload
+
+    payload = build_payload(data["derivation"])
+    return player_section(payload, element_id=f"vs-payload-{index}")
+
+
+def _render_workspace(data: dict[str, Any], index: int, _: Any) -> str:
+    """The saved workspace's current path, each step with its badge and warnings."""
+    ws = data["workspace"]
+    nodes = {n["id"]: n for n in ws.get("nodes") or []}
+    path, at = [], ws.get("cursor", 0)
+    while at is not None and at in nodes:
+        path.append(nodes[at])
+        at = nodes[at].get("parent")
+    rows = []
+    for node in reversed(path):
+        verdict = node.get("verdict") or {}
+        tier = verdict.get("tier") or ("start" if node.get("parent") is None else "unchecked")
+        warn = "".join(_prose("span", f"⚠ {w}") for w in node.get("warnings") or [])
+        op = html.escape(node.get("operation") or "start")
+        rows.append(f'<li class="vs-ws-step" data-tier="{html.escape(tier)}">'
+                    f'<span class="vs-ws-op">{op}</span> '
+                    f'<span data-vs-tex="{html.escape(node["latex"], quote=True)}"></span>'
+                    f' <span class="vs-ws-tier">{html.escape(tier)}</span>{warn}</li>')  # fmt: skip
+    return f'<ol class="vs-ws-path">{"".join(rows)}</ol>'
+
+
+def _render_exercise(data: dict[str, Any], index: int, _: Any) -> str:
+    ex = data["exercise"]
+    choices = "".join(
+        f'<li data-vs-tex="{html.escape(c["latex"], quote=True)}"></li>'
+        for c in ex.get("choices") or []
+    )
+    return (f'<p class="vs-ex-q">What is the next step?</p>'
+            f'<div data-vs-tex="{html.escape(ex.get("state", ""), quote=True)}"></div>'
+            f'<ol class="vs-ex-choices" type="A">{choices}</ol>')  # fmt: skip
+
+
+def _render_plot(data: dict[str, Any], index: int, plot: Any) -> str:
+    caption = _prose("figcaption", f"$y = {data['expr']}$")
+    svg = plot(data) if plot is not None else ""
+    return f"<figure>{svg}{caption}</figure>"
+
+
+_RENDER = {
+    "markdown": render_markdown,
+    "derivation": _render_derivation,
+    "workspace": _render_workspace,
+    "exercise": _render_exercise,
+    "plot": _render_plot,
+}
+
+
+def export_html(page: Page, plot: Any = None) -> str:
+    """One self-contained offline HTML file: KaTeX, fonts, the player and the page inlined."""
+    from veristep.animate.assets import player_css
+    from veristep.animate.html import inline_math_assets
+
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(page.title)}</title>
+{inline_math_assets()}
+<style>{player_css()}</style>
+<style>{PAGE_CSS}</style>
+</head>
+<body>
+<main class="vs-page">
+{render_blocks(page, plot)}
+</main>
+</body>
+</html>
+"""
+
+
+PAGE_CSS = """
+body { margin: 1.5rem; background: #f3f5f9; font-family: system-ui, sans-serif; }
+.vs-page { max-width: 52rem; margin: 0 auto; }
+.vs-block { background: #fff; border-radius: 8px; padding: 0.8rem 1.2rem; margin: 0.8rem 0; }
+.vs-ws-path { list-style: decimal; } .vs-ws-op { color: #555; font-style: italic; }
+.vs-ws-tier { font-size: 0.8em; padding: 0 0.4em; border-radius: 4px; background: #eef; }
+[data-tier=refuted] .vs-ws-tier { background: #fdd; }
+[data-tier=grounded] .vs-ws-tier { background: #fe9; }
+figure svg { width: 100%; max-width: 32rem; height: auto; }
+"""

@@ -1,0 +1,96 @@
+"""Plot blocks: sample a function of one variable in a CAS worker and draw it as inline SVG.
+
+Sampling runs under the workspace's deadline in a killable worker (an expression can be slow or
+huge); points where the function is undefined or not real break the line instead of joining it.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+
+SAMPLES = 161
+WIDTH, HEIGHT, PAD = 480, 300, 24
+
+
+def plot_svg(data: dict[str, Any], settings: Settings | None = None) -> str:
+    """The SVG of a plot block ``{"expr": LaTeX, "from": a, "to": b, "var": "x"?}``."""
+    from veristep.core.pool import run_cas
+    from veristep.mathgraph import parse_latex, to_sympy
+
+    settings = settings or Settings()
+    low, high = _bounds(data)
+    try:
+        expr = to_sympy(parse_latex(str(data["expr"]), settings), settings=settings)
+    except InputError as err:
+        return _message(f"cannot plot: {err.message}")
+    result = run_cas(sample, expr, str(data.get("var") or "x"), low, high, settings=settings,
+                     timeout_s=settings.cas_timeout_s)  # fmt: skip
+    if not result.ok:
+        return _message(f"cannot plot: {result.error or result.status}")
+    return draw(result.value, low, high)
+
+
+def _bounds(data: dict[str, Any]) -> tuple[float, float]:
+    try:
+        low, high = float(data.get("from", -5)), float(data.get("to", 5))
+    except (TypeError, ValueError):
+        raise InputError("a plot's 'from' and 'to' must be numbers") from None
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise InputError("a plot needs finite bounds with from < to")
+    return low, high
+
+
+def sample(expr: Any, var: str, low: float, high: float) -> list[float | None]:
+    """Values at evenly spaced points (run in a worker); None where undefined or not real."""
+    import sympy as sp
+
+    symbols = {s.name: s for s in expr.free_symbols}
+    if set(symbols) - {var}:
+        raise ValueError(f"only one variable may be free: {', '.join(sorted(symbols))}")
+    x = symbols.get(var, sp.Symbol(var))
+    fn = sp.lambdify(x, expr, modules="math")
+    out: list[float | None] = []
+    for i in range(SAMPLES):
+        t = low + (high - low) * i / (SAMPLES - 1)
+        try:
+            y = float(fn(t))
+        except (ArithmeticError, ValueError, TypeError):
+            y = None
+        out.append(y if y is not None and math.isfinite(y) else None)
+    return out
+
+
+def draw(values: list[float | None], low: float, high: float) -> str:
+    """A polyline per defined run of values, in a box scaled to the finite values."""
+    finite = [v for v in values if v is not None]
+    if not finite:
+        return _message("nothing to draw: the function is undefined on this interval")
+    top, bottom = max(finite), min(finite)
+    span = (top - bottom) or 1.0
+    runs, run = [], []
+    for i, v in enumerate(values):
+        if v is None:
+            runs, run = runs + ([run] if run else []), []
+            continue
+        px = PAD + (WIDTH - 2 * PAD) * i / (len(values) - 1)
+        py = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - bottom) / span
+        run.append(f"{px:.1f},{py:.1f}")
+    runs += [run] if run else []
+    lines = "".join(f'<polyline points="{" ".join(r)}" fill="none" stroke="#2457c5" '
+                    f'stroke-width="2"/>' for r in runs)  # fmt: skip
+    axis = ""
+    if bottom < 0 < top:
+        y0 = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (0 - bottom) / span
+        axis = f'<line x1="{PAD}" x2="{WIDTH - PAD}" y1="{y0:.1f}" y2="{y0:.1f}" stroke="#999"/>'
+    label = html.escape(f"{low:g} … {high:g}")
+    return (f'<svg class="vs-plot" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+            f'aria-label="plot on {label}">{axis}{lines}</svg>')  # fmt: skip
+
+
+def _message(text: str) -> str:
+    return f'<p class="vs-plot-error">{html.escape(text)}</p>'
