@@ -9,15 +9,16 @@ from veristep.cli import main
 WHY = "introduces value(s) that do not solve the previous step: 7"
 X_SQUARED = f"""\
    start :   x^{{2}} = 4
-   step 1:  🥇 x = 2
+   step 1:  🔹 x = 2
    step 2:  ✗ x = 7
              (refuted: {WHY} — but the step was declared 'rewrite')
 result:
   steps convertible : 2/2
   math correct      : ✓
   exact graph       : ✓
-  step grounding    : 🥇✗
-  confidence        : ✗ Refuted    (1/2 steps verified · 1 refuted · endpoint reached)
+  step grounding    : 🔹✗
+  confidence        : ✗ Refuted    (0/2 steps verified · 1 refuted · conclusion refuted: x = 7 \
+does not solve the start · endpoint reached)
 """
 
 PRODUCT_RULE = [
@@ -55,8 +56,22 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_x_squared_is_refuted_with_witness_7(capsys: pytest.CaptureFixture[str]) -> None:
+    # The lost root −2 makes step 1 plausible (DESIGN.md, "Lossy steps"), never grounded.
     out = _run(capsys, "x^2 = 4", "x = 2", "x = 7", "--types", "solve,rewrite")
     assert out == X_SQUARED
+
+
+def test_lost_root_is_named_and_caps_the_chain(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(capsys, "--json", "x^2=4", "x=2")
+    import json
+
+    doc = json.loads(out)
+    step = doc["steps"][0]
+    assert (step["relation"], step["tier"]) == ("narrows", "plausible")
+    assert "loses -2" in step["reason"]
+    assert doc["endpoint"]["conclusion"]["verdict"] == "incomplete"
+    assert doc["endpoint"]["conclusion"]["witness"] == {"x": "-2"}
+    assert doc["confidence"]["tier"] == "plausible"
 
 
 def test_product_rule_all_grounded(capsys: pytest.CaptureFixture[str]) -> None:
@@ -73,4 +88,6 @@ def test_quadratic_formula_reaches_the_pm_target(capsys: pytest.CaptureFixture[s
     assert len(icons) == 8 and set(icons) <= {"🥇", "🥈"}, icons
     assert "  math correct      : ✓\n" in out
     assert "(8/8 steps verified · endpoint reached)" in out
+    # Dividing by a loses only the degenerate case a = 0: verified, with the assumption named.
+    assert icons[1] == "🥈"
     assert "Plausible" not in out and "Refuted" not in out

@@ -92,11 +92,14 @@ class StepVerdict:
 
 @dataclass
 class Endpoint:
-    reached: bool  # the last state is equivalent to the target (the gate)
+    reached: bool  # the last state is the target as written (operand order aside)
     math_correct: bool  # the last state's mathematics equals the target's
     exact_graph: bool  # the last state's graph has the same structure as the parsed target
+    # The conclusion gate (a solved-form last state compared with the start): None when it does
+    # not apply or could not decide, else {"verdict": "refuted"|"incomplete", "reason", "witness"}.
+    conclusion: dict[str, Any] | None = None
 
-    def to_json(self) -> dict[str, bool]:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -118,17 +121,28 @@ class Confidence:
 def chain_confidence(
     steps: list[StepVerdict], endpoint: Endpoint, states_convertible: int
 ) -> Confidence:
-    """Weakest link, then the endpoint gate; any refuted step refutes the chain."""
+    """Weakest link, then the conclusion gate, then the endpoint gate; any refuted step (or a
+    conclusion that admits a value the start does not allow) refutes the chain. A chain of no
+    steps has nothing to judge: it is never shown above unchecked.
+
+    >>> none = chain_confidence([], Endpoint(True, True, True), 0)
+    >>> none.tier.name_lower, none.summary
+    ('unchecked', 'nothing to judge: 0 steps · endpoint reached')
+    """
     refuted = sum(1 for s in steps if s.tier is Tier.REFUTED)
     verified = sum(1 for s in steps if s.tier >= Tier.VERIFIED)
-    tier = min((s.tier for s in steps), default=Tier.GROUNDED)
-    if refuted:
+    tier = min((s.tier for s in steps), default=Tier.UNCHECKED)
+    conclusion = endpoint.conclusion or {}
+    wrong_answer = conclusion.get("verdict") == "refuted"
+    if refuted or wrong_answer:
         tier = Tier.REFUTED
-    elif not endpoint.reached:
+    elif conclusion.get("verdict") == "incomplete" or not endpoint.reached:
         tier = min(tier, Tier.PLAUSIBLE)
-    parts = [f"{verified}/{len(steps)} steps verified"]
+    parts = [f"{verified}/{len(steps)} steps verified" if steps else "nothing to judge: 0 steps"]
     if refuted:
         parts.append(f"{refuted} refuted")
+    if conclusion:
+        parts.append(f"conclusion {conclusion['verdict']}: {conclusion['reason']}")
     parts.append("endpoint reached" if endpoint.reached else "endpoint NOT reached")
     return Confidence(tier, verified, len(steps), refuted, states_convertible, " · ".join(parts))
 

@@ -64,13 +64,25 @@ EXPECTED: dict[ChangeType, frozenset[Relation]] = {
 }
 
 
+# Checks that compare statements through their residuals (lhs − rhs). SymPy cancels while it
+# builds a residual (log₂x + x² − (log₂x + 4) is x² − 4), so their verdict says nothing about the
+# natural domains; where the two states' domains differ, only checks that substitute values back
+# into the states as written (solution_set, system) may decide.
+RESIDUAL_CHECKS = frozenset(
+    {"symbolic_equivalence", "scaled_residual", "branch_pair", "parametric", "fingerprint"}
+)
+
+
 def run_checks(prev: Basic, nxt: Basic, ctx: Context) -> tuple[str | None, Decision | None]:
     """(name of the deciding check, its decision), or (None, None) when every check is undecided."""
     failures: list[str] = []
+    domains_differ = _statement_domains_differ(prev, nxt)
     for check in CHECKS:
         if ctx.remaining() <= 0:
             ctx.timeouts.append("step budget exhausted")
             break
+        if domains_differ and check.__name__ in RESIDUAL_CHECKS:
+            continue
         try:
             decision = check(prev, nxt, ctx)
         except VeristepError:
@@ -82,6 +94,29 @@ def run_checks(prev: Basic, nxt: Basic, ctx: Context) -> tuple[str | None, Decis
             return check.__name__, decision
     ctx.timeouts.extend(failures)
     return None, None
+
+
+def _statement_domains_differ(prev: Basic, nxt: Basic) -> bool:
+    """Two statements whose natural real domains in the unknown are not the same.
+
+    A change that involves parameters only (dividing by ``a`` adds ``a ≠ 0``) is the residual
+    checks' business: they name it as an assumption. With no single unknown, every symbol counts.
+    """
+    from veristep.grounding.domain import conditions
+    from veristep.grounding.statements import is_statement, symbols_of, unknown
+
+    if not (is_statement(prev) and is_statement(nxt)):
+        return False
+    try:
+        var = unknown(prev, nxt)
+        watched = {var} if var is not None else set(symbols_of(prev, nxt))
+
+        def about_unknowns(s: Basic) -> frozenset[Basic]:
+            return frozenset(c for c in conditions(s) if c.free_symbols & watched)
+
+        return about_unknowns(prev) != about_unknowns(nxt)
+    except Exception:  # an unreadable domain is a differing one: trust only substitution
+        return True
 
 
 def judge(prev: Basic, nxt: Basic, change_type: ChangeType | None, ctx: Context) -> StepVerdict:
@@ -100,21 +135,51 @@ def judge(prev: Basic, nxt: Basic, change_type: ChangeType | None, ctx: Context)
 
 
 def apply_declared(decision: Decision, change_type: ChangeType | None) -> tuple[Tier, str]:
-    """The tier after comparing the decided relation with the advisory change_type.
+    """The tier of a decided step: the relation's ceiling (DESIGN.md, "Lossy steps"), then one
+    tier less when the relation contradicts the advisory change_type.
+
+    A step that loses a value of the unknown is at most plausible, one that adds values at most
+    verified, one that loses only a degenerate parameter case at most verified:
 
     >>> d = Decision.grounded(Relation.NARROWS, "narrows: keeps 2, loses -2")
-    >>> apply_declared(d, ChangeType.REWRITE)
-    (<Tier.VERIFIED: 3>, "narrows: keeps 2, loses -2 — but the step was declared 'rewrite'")
-    >>> apply_declared(d, ChangeType.SOLVE)[0].name_lower
-    'grounded'
+    >>> apply_declared(d, ChangeType.SOLVE)
+    (<Tier.PLAUSIBLE: 2>, 'narrows: keeps 2, loses -2 — the step loses a solution; ...')
+    >>> w = Decision.grounded(Relation.WIDENS, "widens: adds 1, which does not solve it")
+    >>> apply_declared(w, ChangeType.SOLVE)[0].name_lower, apply_declared(w, ChangeType.REWRITE)[0]
+    ('verified', <Tier.PLAUSIBLE: 2>)
     """
+    tier, reason = relation_ceiling(decision)
     if change_type is None:
-        return decision.tier, decision.reason
+        return tier, reason
     suffix = f" — but the step was declared '{change_type.value}'"
     if decision.relation is Relation.REFUTED:
-        return Tier.REFUTED, decision.reason + suffix
+        if change_type is ChangeType.GIVEN:
+            # A given step introduces a fact: it is not refuted for not following, but nothing
+            # machine-checked supports it either.
+            return (
+                Tier.PLAUSIBLE,
+                f"a given fact that does not follow from the previous step: {reason}",
+            )
+        return Tier.REFUTED, reason + suffix
     if decision.relation not in EXPECTED[change_type]:
-        return decision.tier.downgraded(), decision.reason + suffix
+        return tier.downgraded(), reason + suffix
+    return tier, reason
+
+
+_LOST_HINT = (
+    " — the step loses a solution; it is valid only under an assumption or domain that excludes it"
+    " (declare it, or keep every case)"
+)
+
+
+def relation_ceiling(decision: Decision) -> tuple[Tier, str]:
+    """The best tier a decided relation allows, and the reason that says why."""
+    if decision.relation is Relation.WIDENS:
+        return min(decision.tier, Tier.VERIFIED), decision.reason
+    if decision.relation is Relation.NARROWS:
+        if decision.assumption is not None:
+            return min(decision.tier, Tier.VERIFIED), f"{decision.reason} ({decision.assumption})"
+        return Tier.PLAUSIBLE, decision.reason + _LOST_HINT
     return decision.tier, decision.reason
 
 

@@ -77,7 +77,10 @@ def check_states(
         end = Endpoint(reached=parsed[-1].convertible, math_correct=parsed[-1].convertible,
                        exact_graph=parsed[-1].convertible)  # fmt: skip
     else:
-        end = endpoint(parsed[-1], parse_state(target, settings, ctx.positive), ctx)
+        goal = parse_state(target, settings, ctx.positive)
+        end = endpoint(parsed[-1], goal, ctx, steps_taken=len(parsed) - 1)
+    if len(parsed) > 1:
+        end.conclusion = conclusion(parsed[0], parsed[-1], ctx)
     convertible = sum(1 for s in parsed[1:] if s.convertible) if len(parsed) > 1 else 0
     confidence = chain_confidence(steps, end, convertible)
     records = [s.record() for s in parsed]
@@ -186,27 +189,55 @@ def _inside(witness: Any, a: State, b: State) -> bool:
     return all(isinstance(c.subs(point), BooleanTrue) for c in hidden)
 
 
-def endpoint(last: StateLike, target: StateLike, ctx: Context | None = None) -> Endpoint:
-    """Whether the last state reaches the target, judged by the same cascade.
-
-    A ∨-form last state reaches a ±-form target: the parser expands ± into the same ∨.
+def endpoint(
+    last: StateLike, target: StateLike, ctx: Context | None = None, steps_taken: int = 1
+) -> Endpoint:
+    """Whether the last state reaches the target: it must *be* the target as written (operand
+    order aside) — or, after at least one step, the same SymPy object (a ∨-form last state and a
+    ±-form target: the parser expands ± into the same ∨). ``math_correct`` says whether the two
+    mean the same, judged by the same cascade. A derivation of no steps reaches its target only
+    when its start already is the target as written.
     """
+    from veristep.grounding.conclusion import same_as_written
     from veristep.mathgraph import structurally_equal
 
     ctx = ctx or Context()
     a, b = _as_state(last, ctx), _as_state(target, ctx)
     if a.error is not None or b.error is not None:
         return Endpoint(reached=False, math_correct=False, exact_graph=False)
+    graphs = a.graph is not None and b.graph is not None
+    exact = graphs and structurally_equal(a.graph, b.graph)
+    as_written = graphs and same_as_written(a.graph, b.graph)
+    if as_written or (steps_taken > 0 and a.expr == b.expr and a.hidden == b.hidden):
+        return Endpoint(reached=True, math_correct=True, exact_graph=exact)
     verdict = judge(a.expr, b.expr, None, ctx)
     if a.hidden != b.hidden:  # the same written-domain safeguard as every step
         verdict = written_domain(a, b, verdict, None, ctx)
-    math_correct = verdict.relation is Relation.EQUIVALENT
-    exact = a.graph is not None and b.graph is not None and structurally_equal(a.graph, b.graph)
-    return Endpoint(
-        reached=math_correct and verdict.tier >= Tier.VERIFIED,
-        math_correct=math_correct,
-        exact_graph=exact,
-    )
+    math_correct = verdict.relation is Relation.EQUIVALENT and verdict.tier >= Tier.VERIFIED
+    return Endpoint(reached=False, math_correct=math_correct, exact_graph=exact)
+
+
+def conclusion(start: State, last: State, ctx: Context) -> dict[str, Any] | None:
+    """The conclusion gate's finding as the derivation JSON carries it (None: nothing found)."""
+    from veristep.grounding.conclusion import conclusion_gate
+
+    if start.error is not None or last.error is not None:
+        return None
+    prev = start.expr
+    if start.hidden and None not in start.hidden:
+        from sympy import And
+
+        prev = And(start.expr, *start.hidden)  # the start's domain as written
+    try:
+        found = conclusion_gate(prev, last.expr, ctx.for_step(None))
+    except Exception:  # the gate is a safeguard; a defect in it must not hide the steps
+        log.warning("conclusion gate failed", exc_info=True)
+        return None
+    if found is None:
+        return None
+    if found.admitted_wrong is not None:
+        return {"verdict": "refuted", "reason": found.reason, "witness": found.admitted_wrong}
+    return {"verdict": "incomplete", "reason": found.reason, "witness": found.lost}
 
 
 def _as_state(s: StateLike, ctx: Context) -> State:

@@ -24,6 +24,10 @@ class Decision:
     tier: Tier
     reason: str
     witness: Any = None
+    # Set when a step narrows only at degenerate parameter values (dividing by ``a`` loses the
+    # case a = 0): the assumption that makes it valid ("assumes a ≠ 0"). Such a step is valid
+    # for every generic parameter, unlike one that loses a value of the unknown.
+    assumption: str | None = None
 
     @classmethod
     def refuted(cls, reason: str, witness: Any) -> Decision:

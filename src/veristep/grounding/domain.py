@@ -21,7 +21,28 @@ frozenset()
 
 from __future__ import annotations
 
-from sympy import Basic, Ge, Gt, Ne, Pow, Rational, acos, asin, log
+from sympy import (
+    Basic,
+    Ge,
+    Gt,
+    Ne,
+    Pow,
+    Rational,
+    acos,
+    acosh,
+    acot,
+    acsc,
+    asec,
+    asin,
+    atanh,
+    cos,
+    cot,
+    csc,
+    log,
+    sec,
+    sin,
+    tan,
+)
 from sympy.core.relational import Relational
 
 from veristep.grounding.statements import CALCULUS, primitive_factors
@@ -29,12 +50,47 @@ from veristep.grounding.statements import CALCULUS, primitive_factors
 
 def conditions(s: Basic) -> frozenset[Basic]:
     """The real-domain conditions of ``s``: nonzero denominators, nonnegative even-root radicands,
-    positive logarithm arguments, arcsine/arccosine arguments in [−1, 1].
+    positive logarithm arguments, arcsine/arccosine arguments in [−1, 1], the poles of tan, cot,
+    sec and csc, the domains of the inverse hyperbolic functions, and a base ≥ 0 under an
+    irrational or symbolic exponent (``x^e``, ``x^π``, ``x^c`` are not real for negative x).
 
     Calculus constructs are skipped (their bound variables are not the state's unknowns)."""
     found: set[Basic] = set()
     _collect(s, found)
     return frozenset(found)
+
+
+def undefined_constant(s: Basic) -> str | None:
+    """Why a constant part of a written (unevaluated) form has no real value, or None.
+
+    >>> from sympy import Integer, evaluate, sqrt
+    >>> with evaluate(False):
+    ...     print(undefined_constant(log(Integer(0)) + 1), undefined_constant(sqrt(-Integer(1))))
+    log(0) is not defined (its argument is not positive) sqrt(-1) is not a real number
+    """
+    from sympy import Expr, preorder_traversal, sstr
+
+    for node in preorder_traversal(s):
+        if not isinstance(node, Expr) or node.free_symbols:
+            continue
+        text = _short(sstr(node))
+        if isinstance(node, log) and node.args[0].is_nonpositive:
+            return f"{text} is not defined (its argument is not positive)"
+        if isinstance(node, Pow):
+            base, exp = node.base, node.exp
+            if exp.is_negative and base.is_zero:
+                return f"{text} divides by 0"
+            if isinstance(exp, Rational) and exp.q % 2 == 0 and base.is_negative:
+                return f"{text} is not a real number"
+        if isinstance(node, (asin, acos)) and (node.args[0] - 1).is_positive:
+            return f"{text} is not defined (its argument is greater than 1)"
+        if isinstance(node, (asin, acos)) and (node.args[0] + 1).is_negative:
+            return f"{text} is not defined (its argument is less than -1)"
+    return None
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def hidden_conditions(written: Basic | set[Basic], evaluated: Basic) -> frozenset[Basic]:
@@ -61,20 +117,48 @@ def _collect(node: Basic, found: set[Basic]) -> None:
         return
     for arg in node.args:
         _collect(arg, found)
-    if isinstance(node, Pow) and node.exp.is_number and node.exp.is_real:
-        base = _rebuilt(node.base)
-        if node.exp.is_negative:
-            # Only the zeros of a denominator matter: x² ≠ 0, −2x ≠ 0 and x ≠ 0 are one condition.
-            for factor in primitive_factors(base, signed=False):
-                _add(found, Ne(factor, 0))
-        if isinstance(node.exp, Rational) and node.exp.q % 2 == 0:
-            _add(found, Ge(base, 0) if node.exp.is_positive else Gt(base, 0))
+    if isinstance(node, Pow):
+        _power(node, found)
     elif isinstance(node, log):
         _add(found, Gt(_rebuilt(node.args[0]), 0))
     elif isinstance(node, (asin, acos)):
         arg = _rebuilt(node.args[0])
         _add(found, Ge(1 - arg, 0))
         _add(found, Ge(arg + 1, 0))
+    elif isinstance(node, (tan, sec)):
+        _add(found, Ne(cos(_rebuilt(node.args[0])), 0))
+    elif isinstance(node, (cot, csc)):
+        _add(found, Ne(sin(_rebuilt(node.args[0])), 0))
+    elif isinstance(node, acosh):
+        _add(found, Ge(_rebuilt(node.args[0]) - 1, 0))
+    elif isinstance(node, atanh):
+        arg = _rebuilt(node.args[0])
+        _add(found, Gt(1 - arg, 0))
+        _add(found, Gt(arg + 1, 0))
+    elif isinstance(node, (asec, acsc)):
+        arg = _rebuilt(node.args[0])
+        _add(found, Ge(arg**2 - 1, 0))
+    elif isinstance(node, acot):
+        pass  # defined on all of ℝ (SymPy's branch is continuous except its value at 0)
+
+
+def _power(node: Pow, found: set[Basic]) -> None:
+    base, exp = _rebuilt(node.base), node.exp
+    if exp.is_number and exp.is_real:
+        if exp.is_negative:
+            # Only the zeros of a denominator matter: x² ≠ 0, −2x ≠ 0 and x ≠ 0 are one condition.
+            for factor in primitive_factors(base, signed=False):
+                _add(found, Ne(factor, 0))
+        if isinstance(exp, Rational):
+            if exp.q % 2 == 0:
+                _add(found, Ge(base, 0) if exp.is_positive else Gt(base, 0))
+        elif base.free_symbols and not base.is_nonnegative:
+            # x^e, x^π: an irrational power of a negative number is not real.
+            _add(found, Ge(base, 0) if exp.is_positive else Gt(base, 0))
+    elif exp.free_symbols and base.free_symbols and not base.is_positive:
+        # x^c with a symbolic exponent is real for every c only where x > 0 (x^y of SymPy is the
+        # principal branch): the natural domain of a written power tower.
+        _add(found, Gt(base, 0))
 
 
 def _add(found: set[Basic], cond: Basic) -> None:

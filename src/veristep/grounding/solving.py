@@ -40,13 +40,107 @@ from veristep.grounding.statements import RELATIONS
 
 def real_solution_set(s: Basic, var: Symbol) -> Set:
     """The set of real values of ``var`` that make ``s`` true (natural domain and the variable's
-    own sign assumption respected: a positive ``x`` never has the root −3)."""
+    own sign assumption respected: a positive ``x`` never has the root −3).
+
+    The solver works on residuals (``lhs − rhs``), and SymPy cancels while it builds them:
+    ``log₂x + x² − (log₂x + 4)`` is ``x² − 4``. So the solver's answer is never trusted alone:
+    each value of a finite answer is substituted back into ``s`` as written (its natural real
+    domain included) and kept only if it holds; an infinite answer is intersected with the
+    natural domain, and left unsolved when that domain is not a set SymPy can compare.
+
+    >>> from sympy import Eq, log, acos, pi, symbols
+    >>> x = symbols("x", real=True)
+    >>> real_solution_set(Eq(log(x) + x**2, log(x) + 4), x)
+    {2}
+    >>> real_solution_set(Eq(acos(x), 3*pi/2), x)
+    EmptySet
+    """
     found = _solve(s, var)
+    if isinstance(s, Set):
+        return found
+    if isinstance(found, FiniteSet):
+        kept = [v for v in found if holds(s, var, v) is not False]
+        found = FiniteSet(*kept)
+    else:
+        found = _within_domain(found, s, var)
     if var.is_positive:
         return Intersection(found, Interval.open(0, S.Infinity))
     if var.is_nonnegative:
         return Intersection(found, Interval(0, S.Infinity))
     return found
+
+
+def _within_domain(found: Set, s: Basic, var: Symbol) -> Set:
+    from sympy import ConditionSet
+
+    from veristep.grounding.domain import conditions
+
+    conds = [c for c in conditions(s) if c.has(var)]
+    if not conds:
+        return found
+    domain: Set = S.Reals
+    for c in conds:
+        part = solveset(c, var, S.Reals)
+        if not comparable(part):
+            return ConditionSet(var, s, S.Reals)  # a domain we cannot compare: undecided
+        domain = Intersection(domain, part)
+    return Intersection(found, domain)
+
+
+def holds(s: Basic, var: Symbol, value: Any) -> bool | None:
+    """Whether ``s`` is true at ``var = value`` *as written*: False when ``value`` lies outside
+    the natural real domain of ``s`` (a logarithm of a non-positive number, a pole, an even
+    root of a negative number), None when that cannot be decided.
+
+    >>> from sympy import Eq, sqrt, cot, symbols
+    >>> x = symbols("x", real=True)
+    >>> holds(Eq(sqrt(x - 7), sqrt(2 - x)), x, S(9) / 2)
+    False
+    >>> holds(Eq(cot(x) + x, cot(x)), x, 0)
+    False
+    >>> holds(Eq(x**2, 4), x, -2)
+    True
+    """
+    from sympy import sympify
+
+    from veristep.grounding.domain import conditions
+
+    if isinstance(s, Set):  # a line that names the solution set itself
+        member = s.contains(sympify(value))
+        return bool(member) if isinstance(member, (BooleanTrue, BooleanFalse)) else None
+    value = sympify(value)
+    verdicts = [_truth(c.subs(var, value)) for c in conditions(s) if c.has(var)]
+    if False in verdicts:
+        return False
+    if _undefined_at(s, var, value):
+        return False
+    truth = _truth(s.subs(var, value))
+    if truth is False:
+        return False
+    if None in verdicts:
+        return None
+    return truth
+
+
+def _truth(v: Basic) -> bool | None:
+    if isinstance(v, BooleanTrue):
+        return True
+    if isinstance(v, BooleanFalse):
+        return False
+    return None
+
+
+def _undefined_at(s: Basic, var: Symbol, value: Basic) -> bool:
+    """Some subterm is infinite, NaN or non-real at the point: the state is undefined there."""
+    from sympy import Expr, preorder_traversal
+
+    for node in preorder_traversal(s):
+        if not isinstance(node, Expr) or not node.has(var):
+            continue
+        v = node.subs(var, value)
+        if v.has(S.ComplexInfinity, S.NaN) or v.is_real is False:
+            return True
+    return False
 
 
 def _solve(s: Basic, var: Symbol) -> Set:

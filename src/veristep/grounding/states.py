@@ -53,21 +53,48 @@ def parse_state(latex: str, settings: Settings, positive: frozenset[str] = froze
         # SymPy refused the construct: the state is well-formed LaTeX but not one CAS object.
         reason = f"not convertible to SymPy: {type(exc).__name__}: {exc}"
         return State(latex, graph, None, display, ids, reason)
+    if settings.domain == "real":
+        undefined = _undefined_value(graph, expr, settings, positive)
+        if undefined is not None:
+            return State(
+                latex, graph, None, display, ids, f"not defined over the reals: {undefined}"
+            )
     hidden = _hidden_domain(graph, expr, settings, positive)
     return State(latex, graph, expr, display, ids, hidden=hidden)
+
+
+def _undefined_value(graph: Any, expr: Any, settings: Settings, positive: frozenset[str]) -> Any:
+    """Why a constant part of the state has no real value (``\\ln 0``, ``\\sqrt{-1}``), or None.
+
+    A state that states something about an undefined value is no statement a checker can
+    ground: ``y = \\ln 0 → y = 17`` must not be judged as if ``ln 0`` were a number."""
+    from sympy import S
+
+    from veristep.grounding.domain import undefined_constant
+
+    for node, _ in _expression_nodes(graph.root, True):
+        try:
+            found = undefined_constant(_unevaluated(node, settings, positive))
+        except Exception:  # no written form: the evaluated check below still applies
+            found = None
+        if found is not None:
+            return found
+    if expr.has(S.ComplexInfinity, S.NaN):
+        return "a value is undefined (a division by 0 or a logarithm of 0)"
+    return None
 
 
 def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozenset[str]) -> Any:
     """What the unevaluated conversion restricts that the evaluated one does not."""
     from veristep.grounding.domain import conditions, hidden_conditions
 
+    written: set[Any] = set()
+    local: set[Any] = set()  # restrictions of one branch of an ∨ (or under ¬, ⇒, ⇔)
+    for node, conjunctive in _expression_nodes(graph.root, True):
+        found = _written_conditions(node, settings, positive, conditions)
+        written |= found
+        local |= set() if conjunctive else found
     try:
-        written: set[Any] = set()
-        local: set[Any] = set()  # restrictions of one branch of an ∨ (or under ¬, ⇒, ⇔)
-        for node, conjunctive in _expression_nodes(graph.root, True):
-            found = conditions(_unevaluated(node, settings, positive))
-            written |= found
-            local |= set() if conjunctive else found
         hidden = hidden_conditions(written, expr)
     except Exception:  # the unevaluated form is an extra safeguard, never a reason to fail
         return frozenset()
@@ -75,6 +102,19 @@ def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozense
     # everywhere. Such a state keeps the marker None, and its steps are not trusted beyond
     # plausible (chain.written_domain).
     return hidden | {None} if hidden & local else hidden
+
+
+def _written_conditions(node: Any, settings: Settings, positive: frozenset[str], conditions: Any):
+    """The domain conditions of one written expression. A node that cannot be converted alone
+    (``2 ± 2`` is no single SymPy object) gives those of its children, so that one ± never
+    discards the restrictions written beside it."""
+    try:
+        return set(conditions(_unevaluated(node, settings, positive)))
+    except Exception:
+        found: set[Any] = set()
+        for child in getattr(node, "children", ()):
+            found |= _written_conditions(child, settings, positive, conditions)
+        return found
 
 
 def _expression_nodes(node: Any, conjunctive: bool) -> Any:

@@ -124,7 +124,9 @@ def compare_fingerprints(a: Expr, b: Expr, var: Symbol) -> tuple[str, Any]:
     for label, point in _points(roots, poles):
         va, vb = value_at(a, var, point), value_at(b, var, point)
         if va is not None and vb is not None and is_nonzero_constant(va - vb):
-            return ("differ", _witness(label, f"= {point}", va, vb))
+            # The point under the variable's name too: the written-domain safeguard and a
+            # person both substitute it.
+            return ("differ", {var.name: str(point), **_witness(label, f"= {point}", va, vb)})
     for label, point, direction in _limit_points(poles):
         if not _defined_near(a, b, var, point, direction):
             complete = False  # a limit through points outside the real domain is no landmark

@@ -20,7 +20,7 @@ from typing import Any
 
 from sympy import Basic, Expr, Symbol, cancel, fraction, together
 
-from veristep.core.tiers import Relation
+from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import is_nonzero_constant
@@ -65,10 +65,12 @@ def _parameter(k: Expr) -> Decision | None:
     # zero of its denominator the previous is undefined (multiplying adds that case).
     num, den = fraction(k)
     if not den.free_symbols:
-        return Decision.grounded(
+        return Decision(
             Relation.NARROWS,
+            Tier.GROUNDED,
             f"both sides divided by {num}: equivalent wherever {num} ≠ 0; "
             f"the case {num} = 0 is lost",
+            assumption=f"assumes {num} ≠ 0",
         )
     if not num.free_symbols:
         return Decision.grounded(

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sympy import Basic, Set, Symbol, sympify
-from sympy.logic.boolalg import BooleanFalse, BooleanTrue
+from sympy import Basic, Symbol
 
 from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
-from veristep.grounding.solving import compare_sets, real_solution_set
+from veristep.grounding.solving import compare_sets, holds, real_solution_set
 from veristep.grounding.statements import is_statement, symbols_of
 from veristep.grounding.witness import show
 
@@ -78,18 +77,3 @@ def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any
     if tag == "empty" and (first is None or holds(prev, var, first) is not True):
         return ("undecided", None, None)
     return (tag, first, second)
-
-
-def holds(s: Basic, var: Symbol, value: Any) -> bool | None:
-    """Whether ``s`` is true at ``var = value``; False where a side is undefined there."""
-    if isinstance(s, Set):  # a line that names the solution set itself
-        member = s.contains(sympify(value))
-        return bool(member) if isinstance(member, (BooleanTrue, BooleanFalse)) else None
-    v = s.subs(var, sympify(value))
-    if isinstance(v, BooleanTrue):
-        return True
-    if isinstance(v, BooleanFalse):
-        return False
-    if any(a.has(sympify("zoo"), sympify("nan")) for a in v.args):
-        return False
-    return None

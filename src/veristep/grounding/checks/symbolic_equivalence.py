@@ -27,7 +27,6 @@ from veristep.grounding.checks.fingerprint import probe_grid
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import relation_ratio, zero_test
 from veristep.grounding.statements import (
-    atoms_of,
     domain_factors,
     kind,
     positive_form,
@@ -126,7 +125,10 @@ def _same_residual(r1: Expr, r2: Expr, ctx: Context, positive_only: bool) -> Dec
 
 
 def _branches(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
-    a, b = atoms_of(prev), atoms_of(nxt)
+    # Only a flat ∨ (or ∧) of relations is matched branch to branch: flattening nested
+    # connectives would pair atoms across different conjunctions ((x=2 ∧ y=5) ∨ (x=4 ∧ y=7) is
+    # not (x=2 ∧ y=7) ∨ (x=4 ∧ y=5)). Nested forms are compared as logic by later checks.
+    a, b = list(prev.args), list(nxt.args)
     if len(a) != len(b) or len(a) > _MAX_BRANCHES or {kind(s) for s in a + b} - {"eq", "ne"}:
         return None
     pa = tuple(residual(s) for s in a)
