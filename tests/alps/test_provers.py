@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from veristep.alps.provers import EProver, Prover9, Twee, Vampire, parse_szs
+from veristep.alps.provers import EProver, _finish, all_adapters, parse_szs, run_budgeted, wall_for
 from veristep.alps.terms import parse_law, parse_term
 from veristep.alps.tptp import (
     admissibility_problem,
@@ -15,7 +15,7 @@ from veristep.alps.tptp import (
     triviality_problem,
 )
 
-ADAPTERS = [EProver("auto"), EProver("satauto"), Vampire(), Twee(), Prover9()]
+ADAPTERS = all_adapters()
 LAW_12857 = parse_law("x = y ◇ ((x ◇ (y ◇ (z ◇ z))) ◇ y)")
 
 
@@ -82,3 +82,40 @@ def test_e_options_are_version_gated():
         pytest.skip(e.unavailable())
     expected = ["--satauto"] if e.major_version() < 3 else ["--satauto-schedule"]
     assert e.mode_options() == expected
+
+
+def test_e3_is_a_separate_portfolio_member_with_its_own_options():
+    e3 = EProver("satauto", release="3")
+    if e3.unavailable():
+        pytest.skip(e3.unavailable())
+    assert e3.name == "e3/satauto" and e3.major_version() >= 3
+    assert e3.mode_options() == ["--satauto-schedule"]  # E 3 removed --satauto
+    assert "e3/auto" in {p.name for p in all_adapters()}
+
+
+def test_cpu_budget_stops_a_busy_program_before_the_wall_deadline():
+    import sys
+
+    res = run_budgeted([sys.executable, "-c", "while True: pass"], 1, 512, "", wall_s=60)
+    assert not res.timed_out  # RLIMIT_CPU stopped it, not the (far later) wall deadline
+    out = _finish("busy", ["busy"], res, lambda r, o: ("Error", "no SZS"))
+    assert out.status == "ResourceOut" and not out.proved and not out.model
+    assert wall_for(1) > 1
+
+
+DEEP_LAW = parse_law("x = ((((y ◇ (z ◇ w)) ◇ (x ◇ y)) ◇ (y ◇ (x ◇ x))) ◇ y)")
+
+
+def test_prover9_searches_deep_laws_instead_of_giving_up():
+    from veristep.alps.provers import Prover9, prover9_binary, prover9_header
+
+    p9 = Prover9()
+    if p9.unavailable():
+        pytest.skip(p9.unavailable())
+    problem = triviality_problem(DEEP_LAW)
+    # Prover9's own default weight limit empties its search set: "SEARCH FAILED" (sos_empty).
+    default = run_budgeted([prover9_binary()], 2, 1024, "assign(max_seconds, 2).\n" + problem.ladr)
+    assert "sos_empty" in default.stdout
+    res = p9.run(problem, 2, 1024)
+    assert "max_weight, 1000" in prover9_header(2, 1024)
+    assert res.status in ("ResourceOut", "Timeout") and "sos_empty" not in res.output

@@ -26,6 +26,17 @@ def test_selftest_passes_against_real_e_prover():
     assert sum(c.name.startswith("lean gate:") for c in report.controls) == 8
 
 
+@pytest.mark.parametrize("release", ["", "3"], ids=["e-default", "e3"])
+def test_selftest_passes_with_each_installed_e(release):
+    from veristep.alps.provers import EProver
+
+    prover = EProver("auto", release=release)
+    if prover.unavailable():
+        pytest.skip(prover.unavailable())
+    report = run_selftest(prover, timeout_s=20)
+    assert report.passed, "\n".join(report.lines())
+
+
 def test_stamp_is_reused_until_the_fingerprint_changes(tmp_path):
     fresh = ensure_selftest(tmp_path)
     assert fresh is not None and fresh.passed

@@ -23,8 +23,11 @@ def test_ladder_resolves_rechecks_resumes_and_writes_table_and_plot(tmp_path):
     summary = run_ladder([TRIVIAL, AUSTIN], CONFIGS, [2, 5], store, LocalBackend(2), 1024, False)
     assert summary.ran == 4 and summary.reached == {2: 2, 5: 0}  # both left after the 2 s rung
     verdicts = {(r["law"], r["config"]): (r["verdict"], r["recheck"]) for r in store.rows()}
-    assert verdicts[(TRIVIAL, "e/triv/auto")] == ("TRIVIAL", "judge: proof reproduced")
-    assert verdicts[(AUSTIN, "e/sat/satauto")] == ("AUSTIN", "judge: certified (E = {law})")
+    assert verdicts[(TRIVIAL, "e/triv/auto")] == ("TRIVIAL", "judge: proof reproduced (8 s budget)")
+    assert verdicts[(AUSTIN, "e/sat/satauto")] == (
+        "AUSTIN",
+        "judge: certified (E = {law}, 8 s budget)",
+    )
     assert len(list((tmp_path / "certs").glob("*.json"))) == 4
 
     again = run_ladder([TRIVIAL, AUSTIN], CONFIGS, [2, 5], store, LocalBackend(2), 1024, False)

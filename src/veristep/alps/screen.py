@@ -39,6 +39,8 @@ PROVERS: dict[str, Callable[[], Prover]] = {
     "e": lambda: EProver("auto"),
     "e/auto": lambda: EProver("auto"),
     "e/satauto": lambda: EProver("satauto"),
+    "e3/auto": lambda: EProver("auto", release="3"),
+    "e3/satauto": lambda: EProver("satauto", release="3"),
     "prover9": lambda: Prover9(),
 }
 

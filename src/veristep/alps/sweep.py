@@ -28,6 +28,8 @@ DEFAULT_BUDGETS = (30, 60, 120, 300, 600)
 _PROVERS: dict[str, Callable[[], Prover]] = {
     "e/auto": lambda: EProver("auto"),
     "e/satauto": lambda: EProver("satauto"),
+    "e3/auto": lambda: EProver("auto", release="3"),
+    "e3/satauto": lambda: EProver("satauto", release="3"),
     "vampire": Vampire,
     "twee": Twee,
     "prover9": Prover9,
@@ -36,6 +38,8 @@ _PROVERS: dict[str, Callable[[], Prover]] = {
 CONFIGS = (
     ("e/triv/auto", "e/auto", "triv"),
     ("e/sat/satauto", "e/satauto", "sat"),
+    ("e3/triv/auto", "e3/auto", "triv"),
+    ("e3/sat/satauto", "e3/satauto", "sat"),
     ("vampire/triv/casc", "vampire", "triv"),
     ("vampire/sat/otter", "vampire", "sat"),
     ("twee/complete", "twee", "triv"),
@@ -90,18 +94,45 @@ def _config(name: str) -> tuple[str, str]:
     raise KeyError(name)
 
 
-def _recheck(law_text: str, verdict: str, budget: int, memory_mb: int) -> str:
-    """Confirm a resolution with the judge's own prover: TRIVIAL is re-proved; AUSTIN goes
-    through the construction channel with E = {law} (the law certifies itself)."""
+RECHECK_FACTOR = 4  # the judge's re-check gets four times the finder's CPU budget
+_OUT_OF_TIME = frozenset({"Timeout", "ResourceOut"})
+
+
+def recheck_budget(budget: float) -> float:
+    """The judge's own, larger CPU budget for re-checking a resolution found within ``budget``."""
+    return budget * RECHECK_FACTOR
+
+
+def _recheck(law_text: str, verdict: str, budget: int, memory_mb: int, key: str = "e/auto") -> str:
+    """Confirm a resolution with the judge, under its own larger budget: TRIVIAL is re-proved;
+    AUSTIN goes through the construction channel with E = {law} (the law certifies itself).
+
+    The judge's prover goes first; if it runs out of time, the configuration that found the
+    result is re-run under the judge's budget in a fresh process. A resolution is never thrown
+    away for time: when both run out, it is kept and marked ``kept:`` (found by a sound prover,
+    not reproduced); it is discarded only when a re-check *completes* without confirming it."""
     from veristep.alps.judge import construction
 
     law = parse_law(law_text)
-    judge_prover = EProver("auto")
-    if verdict == "TRIVIAL":
-        res = judge_prover.run(triviality_problem(law), budget, memory_mb)
-        return "judge: proof reproduced" if res.proved else f"unconfirmed: judge got {res.status}"
-    result = construction.certify(law, [law], judge_prover, budget, memory_mb)
-    return "judge: certified (E = {law})" if result.certified else f"unconfirmed: {result.feedback}"
+    cpu = recheck_budget(budget)
+    checkers = [("judge", EProver("auto"))]
+    if key != "e/auto":
+        checkers.append((f"judge with {key}", _PROVERS[key]()))
+    statuses: list[str] = []
+    for who, prover in checkers:
+        if verdict == "TRIVIAL":
+            res = prover.run(triviality_problem(law), cpu, memory_mb)
+            if res.proved:
+                return f"{who}: proof reproduced ({cpu:g} s budget)"
+            statuses.append(res.status)
+        else:
+            result = construction.certify(law, [law], prover, cpu, memory_mb)
+            if result.certified:
+                return f"{who}: certified (E = {{law}}, {cpu:g} s budget)"
+            statuses.append(result.nonvacuity.status if result.correctness.passed else "Error")
+    if all(st in _OUT_OF_TIME for st in statuses):
+        return f"kept: re-checks ran out of their {cpu:g} s budget ({', '.join(statuses)})"
+    return f"unconfirmed: judge got {', '.join(statuses)}"
 
 
 def run_cell(cell: Cell, memory_mb: int = 4096, recheck: bool = True) -> CellResult:
@@ -114,7 +145,7 @@ def run_cell(cell: Cell, memory_mb: int = 4096, recheck: bool = True) -> CellRes
     verdict = "TRIVIAL" if res.proved else "AUSTIN" if res.model else ""
     note = ""
     if verdict and recheck:
-        note = _recheck(cell.law, verdict, cell.budget, memory_mb)
+        note = _recheck(cell.law, verdict, cell.budget, memory_mb, key)
         if note.startswith("unconfirmed"):
             verdict = ""
     cert = {

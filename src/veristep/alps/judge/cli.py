@@ -19,7 +19,9 @@ def add_judge_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--certificate", action="store_true", help="include the certificate in --json")
     p.add_argument("--cert-dir", type=Path, help="save the sealed certificate here")
     p.add_argument("--timeout", type=float, help="seconds per prover call (default: settings)")
-    p.add_argument("--prover", default="e/auto", help="e/auto (default) or e/satauto")
+    p.add_argument(
+        "--prover", default="e/auto", help="e/auto (default), e/satauto, e3/auto or e3/satauto"
+    )
 
 
 def _read_submission(name: str) -> bytes:
