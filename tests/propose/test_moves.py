@@ -38,7 +38,7 @@ def test_linear_moves_keep_the_solution_set_and_name_the_operation():
         state = move.state
     assert state == sp.Eq(x, 5)
     assert seen == [
-        "subtract $2 \\cdot x$ from both sides",
+        "subtract $2 x$ from both sides",
         "add $7$ to both sides",
         "divide both sides by $3$",
     ]

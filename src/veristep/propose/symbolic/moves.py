@@ -21,6 +21,9 @@ class Move:
     change_type: str
     state: sp.Basic
     latex: str | None = None  # overrides the printed state (only the ± form needs it)
+    # Intermediate lines a teacher writes before this one (the middle term split, the squares
+    # named): (operation, justification, LaTeX), each the same value as the state before.
+    before: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass

@@ -29,6 +29,7 @@ from veristep.propose.symbolic import goals
 from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_derivative
 from veristep.propose.symbolic.equations import polynomial_moves
 from veristep.propose.symbolic.expressions import arithmetic_move, rewrite_moves
+from veristep.propose.symbolic.factoring import circle_moves, shown_moves
 from veristep.propose.symbolic.inequalities import (
     inequality_moves,
     interval_form_move,
@@ -160,6 +161,11 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
         # Plain numbers left by a calculus move: do the arithmetic; otherwise a named rewrite.
         if not state.free_symbols:
             return arithmetic_move(state) + rewrite_moves(state, p)
+        shown = shown_moves(state, p)
+        if shown:
+            # A family that shows the work is offered instead of the one-line jumps it explains.
+            jumps = {"factor", "apart", "together", "cancel", "simplify"}
+            return shown + [m for m in rewrite_moves(state, p) if m.name not in jumps]
         return rewrite_moves(state, p) + arithmetic_move(state)
     return _statement_moves(state, p)
 
@@ -178,6 +184,9 @@ def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
         return interval_form_move(state, p)
     if isinstance(state, sp.Or):
         return _lift_over_cases(state, p)
+    circle = circle_moves(state, p)
+    if circle:
+        return circle
     moves = inequality_moves(state, p) + special_moves(state, p) + polynomial_moves(state, p)
     return moves or _cas_solve_move(state, p)
 
@@ -344,6 +353,8 @@ def _with_confirmation(path: tuple[Move, ...], p: Problem) -> tuple[Move, ...]:
 def _steps(start: sp.Basic, path: tuple[Move, ...]) -> list[PlannedStep]:
     out, prev = [], start
     for move in path:
+        for operation, why, shown in move.before:
+            out.append(PlannedStep(move.name, operation, why, "rewrite", shown, state_key(prev)))
         latex = move.latex or to_latex(move.state)
         out.append(
             PlannedStep(

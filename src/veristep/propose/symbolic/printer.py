@@ -8,7 +8,7 @@ disjunction of roots is written with ``\\lor``.
 >>> import sympy as sp
 >>> x = sp.Symbol("x")
 >>> to_latex(sp.Derivative(x**2, x) * sp.sin(x))
-'\\\\sin{\\\\left(x \\\\right)} \\\\cdot \\\\frac{d}{dx}\\\\left(x^{2}\\\\right)'
+'\\\\sin{\\\\left(x \\\\right)} \\\\frac{d}{dx}\\\\left(x^{2}\\\\right)'
 >>> to_latex(sp.Or(sp.Eq(x, 2), sp.Eq(x, -2)))
 'x = -2 \\\\lor x = 2'
 >>> to_latex(sp.Integral(x**2, (x, 0, 1)))
@@ -23,7 +23,7 @@ from sympy.printing.latex import LatexPrinter
 
 class _StatePrinter(LatexPrinter):
     def __init__(self) -> None:
-        super().__init__({"ln_notation": True, "mul_symbol": "dot"})
+        super().__init__({"ln_notation": True})
 
     def _print_Derivative(self, expr: sp.Derivative) -> str:
         (var, count), *rest = expr.variable_count

@@ -7,7 +7,7 @@ candidate roots against the original equation, which rejects extraneous roots ex
 >>> x = sp.Symbol("x")
 >>> p = Problem(start=sp.Eq(sp.Abs(2 * x - 1), 5), target=None, var=x)
 >>> to_latex(special_moves(p.start, p)[0].state)
-'2 \\\\cdot x - 1 = -5 \\\\lor 2 \\\\cdot x - 1 = 5'
+'2 x - 1 = -5 \\\\lor 2 x - 1 = 5'
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ equation to another, or solving an equation left with one unknown (by the one-un
 >>> x, y = sp.symbols("x y", real=True)
 >>> s = sp.And(sp.Eq(x + y, 10), sp.Eq(x - y, 4))
 >>> [m.operation for m in system_moves(s, Problem(s, None, None))]
-['add the first equation to the second']
+['subtract $x - y = 4$ from $x + y = 10$']
 """
 
 from __future__ import annotations
