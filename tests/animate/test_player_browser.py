@@ -197,3 +197,42 @@ def test_prose_renders_delimited_math_and_keeps_everything_else_text(offline_pag
     assert unsafe["elements"] == 0 and unsafe["text"].startswith("<b>bold</b><img src=x> and")
     page.evaluate("P.show(0)")
     assert problems == []
+
+
+def test_reduced_motion_keeps_the_pause_between_steps(chromium, offline_page):
+    _, _, _, path = offline_page
+    context = chromium.new_context(reduced_motion="reduce")
+    context.set_offline(True)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_function(
+        "() => document.querySelector('.vs-mount') && document.querySelector('.vs-mount').veristep"
+    )
+    page.evaluate("window.P = document.querySelector('.vs-mount').veristep; P.show(0); P.play()")
+    page.wait_for_function("() => P.lastHold !== null")
+    # No gliding, but at least the normal reading pause (here longer: it replaces the glide).
+    assert page.evaluate("P.last.duration") == 0
+    assert page.evaluate("P.lastHold") >= 900
+    assert page.evaluate("P.root.dataset.frame") == "1"  # still on the first step, reading
+    page.evaluate("P.pause()")
+    context.close()
+
+
+def test_export_has_the_steps_view_legend_and_readable_labels(offline_page, make_derivation):
+    page, requests, problems, _ = offline_page
+    steps = make_derivation()["steps"]
+    items = page.locator(".vs-step-item")
+    assert items.count() == len(steps) + 1
+    assert page.locator(".vs-legend dt").count() == 5
+    assert page.eval_on_selector_all(".vs-badge-text", "bs => bs.map(b => b.textContent)") == [
+        f"{s['index']} {word}"
+        for s, word in zip(
+            steps, ["proved", "checked", "proved", "proved", "not proved", "proved"], strict=True
+        )
+    ]
+    items.nth(3).click()
+    assert page.get_attribute(".vs-mount", "data-frame") == "3"
+    label = page.get_attribute(".vs-step-item[data-step='6'] .vs-step-math", "aria-label")
+    assert "over" in label and "square root of" in label and "\\" not in label
+    assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
+    assert problems == []

@@ -46,7 +46,7 @@ def plain_math(latex: str, limit: int = 160) -> str:
         s = re.sub(r"\\sqrt" + _GROUP, lambda m: f"√{_wrap(m[1])}", s)
         s = re.sub(r"\^(?:" + _GROUP + r"|([0-9A-Za-z]))", _power, s)
         s = re.sub(r"_" + _GROUP, r"_\1", s)
-        s = re.sub(r"\\(?:text|mathrm|operatorname)" + _GROUP, r"\1", s)
+        s = re.sub(r"\\(?:text|math[a-z]{2,5}|operatorname)" + _GROUP, r"\1", s)
         s = re.sub(r"(?<![\\A-Za-z}^_])" + _GROUP, r"\1", s)  # not a command argument
         if s == before:
             break

@@ -247,7 +247,8 @@
     geq: " greater than or equal to ", ne: " not equal to ", neq: " not equal to ", lor: " or ",
     vee: " or ", land: " and ", wedge: " and ", infty: " infinity ", to: " to ",
     int: " integral of ", sum: " sum of ", prod: " product of ", lim: " limit ", cdots: " dots ",
-    ldots: " dots ", dots: " dots ", quad: " ", qquad: " ", left: "", right: ""
+    ldots: " dots ", dots: " dots ", quad: " ", qquad: " ", left: "", right: "",
+    mathrel: "", mathbin: "", mathord: "", mathop: "", mathpunct: "", mathopen: "", mathclose: ""
   };
   function speakTex(tex) {
     var s = String(tex == null ? "" : tex).replace(/\\htmlData\{[^{}]*\}/g, "");
@@ -259,7 +260,9 @@
         .replace(/\^\{?2\}?(?![0-9])/g, " squared ")
         .replace(/\^\{([^{}]*)\}/g, " to the power ($1) ").replace(/\^(\w)/g, " to the power $1 ")
         .replace(/_\{([^{}]*)\}/g, " sub $1 ").replace(/_(\w)/g, " sub $1 ")
-        .replace(/\{([^{}]*)\}/g, "$1");
+        // A group that is not a command's argument is just grouping.
+        .replace(/(?<![\\A-Za-z}^_])\{([^{}]*)\}/g, "$1")
+        .replace(/\\(?:math(?:rel|bin|ord|op|punct|open|close|rm|it|bf)|text|operatorname)\{([^{}]*)\}/g, " $1 ");
       if (s === before) break;
     }
     s = s.replace(/\\([A-Za-z]+)/g, function (m, name) {
@@ -314,9 +317,9 @@
     this.last = null;
     this.lastHold = null;  // the pause (ms) used after the latest step while playing
     this.reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    this.widths = null;  // each state's natural width, measured once the stage has a size
     this.build();
     this.show(0);
-    this.fit();
     players.push(this);
   }
 
@@ -409,7 +412,7 @@
     this.root.appendChild(this.reason);
     this.root.appendChild(legend());
     this.root.appendChild(this.buildSteps());
-    window.addEventListener("resize", function () { self.fit(); });
+    window.addEventListener("resize", function () { if (!self.transition) self.fit(); });
   };
 
   /* Red, amber and grey notes above the stage, one per step that is wrong, lossy or unreadable,
@@ -603,27 +606,31 @@
     this.explain(k);
   };
 
-  /* Scale the formulas down (to half size at most) so the widest state fits the stage; past that
-     the stage scrolls sideways. Phones see every root instead of a cut-off line. */
-  Player.prototype.fit = function () {
+  /* Scale a state down (to half size at most) so it fits the stage; past that the stage scrolls
+     sideways. Phones see every root instead of a cut-off line. A transition uses the smaller
+     scale of its two states, so glyphs glide without changing size mid-way. */
+  Player.prototype.fit = function (from, to) {
     var avail = this.wrap.clientWidth - 24;
     if (avail <= 0) return;
-    if (!this.widest) {
+    if (!this.widths) {
       var probe = el("div", "vs-stage vs-probe");
       probe.setAttribute("aria-hidden", "true");
       this.wrap.appendChild(probe);
-      var widest = 0;
-      this.frames.forEach(function (tex) {
+      this.widths = this.frames.map(function (tex) {
         var f = renderTex(tex);
         probe.appendChild(f);
-        widest = Math.max(widest, probe.getBoundingClientRect().width);
+        var w = probe.getBoundingClientRect().width;
         probe.removeChild(f);
+        return w;
       });
       this.wrap.removeChild(probe);
-      this.widest = widest;
     }
-    var scale = this.widest > avail ? Math.max(0.5, avail / this.widest) : 1;
-    this.wrap.style.setProperty("--vs-scale", String(Math.round(scale * 1000) / 1000));
+    from = from == null ? this.k : from;
+    to = to == null ? from : to;
+    var widest = Math.max(this.widths[from] || 0, this.widths[to] || 0);
+    var scale = widest > avail ? Math.max(0.5, avail / widest) : 1;
+    scale = Math.round(scale * 1000) / 1000;
+    this.wrap.style.setProperty("--vs-scale", String(scale));
     this.root.setAttribute("data-scale", String(scale));
   };
 
@@ -640,6 +647,7 @@
     k = Math.max(0, Math.min(this.frames.length - 1, k));
     this.clearTransition();
     this.k = k;
+    this.fit(k);
     this.stage.innerHTML = "";
     this.stage.appendChild(renderTex(this.frames[k]));
     this.mark();
@@ -712,6 +720,7 @@
   Player.prototype.prepare = function (k) {
     if (k + 1 >= this.frames.length) return false;
     if (this.k !== k || this.transition) this.show(k);
+    this.fit(k, k + 1);  // before any box is measured
     var self = this;
     var oldFrame = this.stage.firstChild;
     var newFrame = renderTex(this.frames[k + 1]);
