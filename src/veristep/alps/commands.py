@@ -42,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=5.0, help="prover seconds per implication")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("yield", help="AUSTIN_PROVEN per 1,000 screened candidates, per order")
+    p.add_argument("input", type=Path, help="JSONL with 'law' and 'status' (screen --out)")
+    p.add_argument("--classes", type=Path, help="JSON with proven equivalences ('merged' pairs)")
+    p.add_argument("--json", action="store_true")
+
     from veristep.alps.judge import cli as part2  # ALPS part 2: judge, selftest, sweep, eval
 
     for name in part2.SUBCOMMANDS:
@@ -58,7 +63,13 @@ def _screen_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    handler = {"id": _id, "generate": _generate, "screen": _screen, "dedup": _dedup}
+    handler = {
+        "id": _id,
+        "generate": _generate,
+        "screen": _screen,
+        "dedup": _dedup,
+        "yield": _yield,
+    }
     from veristep.alps.judge import cli as part2
 
     handler.update(dict.fromkeys(part2.SUBCOMMANDS, part2.run))
@@ -181,4 +192,23 @@ def _dedup(args: argparse.Namespace, settings: Settings) -> int:
             f"{result.undecided} implications undecided",
             file=sys.stderr,
         )
+    return 0
+
+
+def _yield(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.alps.paper_yield import format_table, read_merges, read_status_file, yield_table
+
+    for path in (args.input, args.classes):
+        if path is not None and not path.is_file():
+            raise InputError(f"file not found: {path}")
+    try:
+        rows = read_status_file(args.input)
+        merges = read_merges(args.classes) if args.classes else None
+    except (ValueError, KeyError, TypeError) as err:
+        raise InputError(f"not a status file ('law' and 'status' per line): {err}") from None
+    table = yield_table(rows, merges)
+    if args.json:
+        print(json.dumps([y.to_json() for y in table], ensure_ascii=False))
+    else:
+        print(format_table(table))
     return 0
