@@ -117,5 +117,8 @@ _ENV: dict[str, tuple[str, Any]] = {
     "VERISTEP_MODEL": ("model", str),
     "VERISTEP_API_BASE": ("api_base", str),
     "VERISTEP_API_KEY": ("api_key", str),
+    "VERISTEP_MAX_TOKENS": ("lm_max_tokens", int),
+    "VERISTEP_LM_TIMEOUT": ("lm_timeout_s", float),
+    "VERISTEP_LM_RETRIES": ("lm_num_retries", int),
     "VERISTEP_DATA_DIR": ("data_dir", Path),
 }

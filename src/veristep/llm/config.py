@@ -6,19 +6,22 @@ Model strings are LiteLLM/DSPy provider strings, ``provider/name``:
   ``openrouter/…``: the key comes from the provider's own environment variable, read by DSPy/LiteLLM
   (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY``, ``OPENROUTER_API_KEY``, …), or
   from ``settings.api_key`` (``VERISTEP_API_KEY``) when set;
-- OpenAI-compatible local servers (vLLM, llama.cpp, LM Studio) — ``openai/<name>`` with an
-  ``api_base`` ending in ``/v1``. The OpenAI client insists on a non-empty key, so without an
-  explicit key a placeholder is sent: the ambient ``OPENAI_API_KEY`` is deliberately *not*
-  forwarded to a server the user named, because it is a credential for someone else;
-- ``hosted_vllm/<name>`` with ``api_base``: no key needed (sends ``max_tokens``, where ``openai/``
-  sends ``max_completion_tokens``);
+- local OpenAI-compatible servers (llama.cpp's ``llama-server``, vLLM) — ``hosted_vllm/<name>``
+  with an ``api_base`` ending in ``/v1``: no key needed, and it sends ``max_tokens``, which
+  llama.cpp honours (``openai/`` sends ``max_completion_tokens``, which llama.cpp ignores and then
+  generates to the end of its context);
+- other OpenAI-compatible servers (LM Studio, …) — ``openai/<name>`` with an ``api_base``. The
+  OpenAI client insists on a non-empty key, so without an explicit key a placeholder is sent: the
+  ambient ``OPENAI_API_KEY`` is deliberately *not* forwarded to a server the user named, because
+  it is a credential for someone else;
 - ``ollama_chat/<name>``: the Ollama server at ``api_base``, default ``http://localhost:11434/v1``;
   a base without the ``/v1`` suffix gets it appended, because that is the path Ollama's
   OpenAI-compatible endpoint lives under.
 
 ``api_base`` comes from the argument, else ``settings.api_base`` (``VERISTEP_API_BASE``);
 temperature, max tokens, request timeout, retries and DSPy's response cache from settings
-(``lm_temperature``, ``lm_max_tokens``, ``lm_timeout_s``, ``lm_num_retries``, ``lm_cache``).
+(``lm_temperature``, ``lm_max_tokens``, ``lm_timeout_s``, ``lm_num_retries``, ``lm_cache``; the
+middle three from ``VERISTEP_MAX_TOKENS``, ``VERISTEP_LM_TIMEOUT``, ``VERISTEP_LM_RETRIES``).
 
 >>> from veristep.core.settings import Settings
 >>> lm = make_lm("hosted_vllm/qwen", Settings(), api_base="http://127.0.0.1:8000/v1")

@@ -48,6 +48,11 @@ def make_proposer(kind: str, settings: Settings, model: str | None = None) -> Pr
 
         return SymbolicProposer(settings)
     if kind in ("llm", "hybrid"):
+        if not (model or settings.model):  # said before DSPy is even imported
+            raise InputError(
+                f"the {kind} proposer needs a model: pass --model or set VERISTEP_MODEL "
+                "(e.g. hosted_vllm/<name> with VERISTEP_API_BASE for a local server)"
+            )
         from veristep.propose.llm.proposer import LLMProposer
 
         llm = LLMProposer.from_settings(settings, model)
@@ -78,11 +83,12 @@ def derive(
     not ground) and 1 for a language model.
     """
     settings = settings or Settings()
-    _validate(start, "START", settings)
-    _validate(target, "TARGET", settings)
     if domain not in DOMAINS:
         raise InputError(f"unknown domain {domain!r}; expected one of: {', '.join(DOMAINS)}")
+    # The proposer first: a missing model is reported at once, before any parsing or CAS work.
     chosen = make_proposer(proposer, settings, model) if isinstance(proposer, str) else proposer
+    _validate(start, "START", settings)
+    _validate(target, "TARGET", settings)
     if attempts is None:
         attempts = 3 if chosen.kind == "symbolic" else 1
     if attempts < 1:

@@ -4,7 +4,8 @@ Every LLM step is judged on its own; where one is only plausible or unchecked (n
 refuted step is wrong, and bridging to a wrong state would only hide it), the planner searches from
 the previous state to that step's state with a short budget. When it reaches it, its smaller
 grounded moves replace the step and the draft records which steps were bridged; otherwise the
-model's step stays, and the grounding verdict says what it is.
+model's step stays, and the grounding verdict says what it is. When the model gives no usable step
+at all (server down, unreadable reply), the planner writes the whole derivation offline.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ class HybridProposer:
         self.llm = llm
         self.model = getattr(llm, "model", None)
         self.settings = settings
+        self._planner: Proposer | None = None
 
     def propose(
         self, start: str, target: str, domain: str = "auto", feedback: Feedback | None = None
     ) -> Draft:
         draft = self.llm.propose(start, target, domain, feedback)
         if not draft.steps:
-            return Draft([], self.kind, self.model, draft.note, draft.usage)
+            return self._planner_instead(start, target, domain, feedback, draft)
         steps: list[ProposedStep] = []
         bridged: list[int] = []
         previous = start
@@ -47,6 +49,20 @@ class HybridProposer:
         if bridged:
             note += f"; the symbolic planner bridged steps {', '.join(map(str, bridged))}"
         return Draft(steps, self.kind, self.model, note, draft.usage, bridged)
+
+    def _planner_instead(
+        self, start: str, target: str, domain: str, feedback: Feedback | None, failed: Draft
+    ) -> Draft:
+        """The model gave nothing usable: the offline planner writes the whole derivation."""
+        if self._planner is None:
+            from veristep.propose.symbolic.proposer import SymbolicProposer
+
+            self._planner = SymbolicProposer(self.settings)  # one instance: bans last retries
+        planned = self._planner.propose(start, target, domain, feedback)
+        note = f"{failed.note}; the offline symbolic planner wrote the derivation instead"
+        if planned.note:
+            note += f" ({planned.note})"
+        return Draft(planned.steps, self.kind, self.model, note, failed.usage, meta=planned.meta)
 
     def _bridge(self, previous: str, step: ProposedStep) -> list[ProposedStep] | None:
         from veristep.grounding import judge_transition

@@ -157,7 +157,7 @@ def _step_from_mapping(item: Any) -> ProposedStep | None:
         key = _FIELD_ALIASES.get(str(raw_key).strip().lower())
         if key and value is not None:
             fields[key] = restore_latex(str(value)).strip()
-    expr = _unwrap_math(fields.get("expr_latex", ""))
+    expr = _unwrap_math(strip_prose(fields.get("expr_latex", "")))
     if not expr:
         return None
     change = fields.get("change_type", "rewrite").lower()
@@ -167,6 +167,57 @@ def _step_from_mapping(item: Any) -> ProposedStep | None:
         justification=fields.get("justification", ""),
         change_type=change if change in CHANGE_TYPES else "rewrite",
     )
+
+
+def strip_prose(expr: str) -> str:
+    """Cut the words a model writes after the expression (``3x = 6 by subtracting 5``).
+
+    Prose is two words in a row (two letters or more each, one of three or more), outside LaTeX
+    commands and ``\\text{…}``, neither a function name, together with the words (and numbers
+    after words) just before it; the expression is what comes before that. Without the cut the
+    step is unreadable and only unchecked, where the expression alone might be refuted or
+    grounded. A logical word (and, or, not) anywhere keeps the text whole: cutting
+    ``x = 2 and y = 3 by substitution`` would change the claim, so the parser refuses it instead.
+
+    >>> strip_prose("3x = 6 (subtract 5 from both sides)")
+    '3x = 6'
+    >>> strip_prose("$x = 2$, as required")
+    '$x = 2$'
+    >>> strip_prose("x^2 - 4 = 0 since 5 was subtracted")
+    'x^2 - 4 = 0'
+    >>> strip_prose(r"\\sin x \\cdot \\text{for all real} x = 0")
+    '\\\\sin x \\\\cdot \\\\text{for all real} x = 0'
+    >>> strip_prose("x = 2 and y = 3 by the substitution")
+    'x = 2 and y = 3 by the substitution'
+    """
+    masked = _MASK.sub(lambda m: " " * len(m.group()), expr)
+    if _LOGICAL_WORD.search(masked):
+        return expr
+    for match in _PROSE_RUN.finditer(masked):
+        words = (match.group(1).lower(), match.group(2).lower())
+        if max(map(len, words)) < 3 or set(words) & _FUNCTION_WORDS:
+            continue  # "dx dy", or "sin x" written without its backslash: mathematics
+        start = match.start()
+        before = _PROSE_TAIL.search(masked[:start])
+        if before and not set(re.findall(r"[a-z]+", before.group().lower())) & _FUNCTION_WORDS:
+            start = before.start()
+        head = expr[:start].rstrip(" ,;:.—–(")
+        return head if head.strip() else expr
+    return expr
+
+
+_MASK = re.compile(
+    r"\\(?:text|mathrm|textrm|operatorname|mbox|textbf|mathbf)\s*\{[^{}]*\}|\\[A-Za-z]+"
+)
+_PROSE_RUN = re.compile(r"(?<![A-Za-z])([A-Za-z]{2,})[,;:]?\s+([A-Za-z]{2,})(?![A-Za-z])")
+# Words, each maybe followed by a number ("subtract 5"), right before a prose run.
+_PROSE_TAIL = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]{2,}(?:\s+\d+(?:\.\d+)?)?[,;:]?\s+)+$")
+_LOGICAL_WORD = re.compile(r"(?<![A-Za-z])(?:and|or|not)(?![A-Za-z])", re.I)
+_FUNCTION_WORDS = frozenset(
+    {"sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "arcsin", "arccos"}
+    | {"arctan", "log", "ln", "lg", "exp", "lim", "max", "min", "sup", "inf", "det", "gcd"}
+    | {"lcm", "mod", "deg", "sgn", "arg", "dim", "ker"}
+)
 
 
 def _unwrap_math(expr: str) -> str:
