@@ -72,6 +72,9 @@ def test_construction_channel_over_http_stub_server_records_tokens(tmp_path):
     assert [r["verdict"] for r in rows] == ["rejected", "accepted"]
     assert all(r["completion_tokens"] > 0 and r["prompt_tokens"] > 0 for r in rows)
     assert summary.pass_at_1 == 1.0 and summary.tokens_per_law > 0
+    # The stub model has no price: the cost is "unpriced", never a made-up 0.0.
+    assert all(r["cost"] is None for r in rows)
+    assert summary.to_json()["cost"] == "unpriced" and summary.unpriced_rounds == 2
 
 
 @pytest.mark.eprover
@@ -104,3 +107,13 @@ def test_eval_command_refuses_without_a_model(tmp_path):
 
 def test_context_is_not_leaked():
     assert dspy.settings.lm is None
+
+
+def test_summary_sums_priced_rounds_and_counts_unpriced_ones():
+    from veristep.alps.harness import Row, summarize
+
+    rows = [Row("x = y ◇ z", "m", "chain", 0, i, "", "rejected", "") for i in (1, 2)]
+    rows[0].cost = 0.002
+    summary = summarize(rows, "m", "chain")
+    assert summary.cost == 0.002 and summary.unpriced_rounds == 1
+    assert summary.to_json()["cost"] == 0.002

@@ -148,15 +148,18 @@ def make_program(channel: str):
     return dspy.Predict(_signatures()[channel])
 
 
-def _usage(lm: Any, since: int) -> tuple[int, int, float]:
+def _usage(lm: Any, since: int) -> tuple[int, int, float | None]:
+    """Tokens and cost of the LM calls since ``since``. Cost is None when no call had a price
+    (a local or unknown model): unpriced is not free, so it is never summed in as 0.0."""
     prompt = completion = 0
-    cost = 0.0
+    priced: list[float] = []
     for entry in getattr(lm, "history", [])[since:]:
         usage = entry.get("usage") or {}
         prompt += int(usage.get("prompt_tokens") or 0)
         completion += int(usage.get("completion_tokens") or 0)
-        cost += float(entry.get("cost") or 0.0)
-    return prompt, completion, cost
+        if isinstance(entry.get("cost"), (int, float)):
+            priced.append(float(entry["cost"]))
+    return prompt, completion, sum(priced) if priced else None
 
 
 # ---------------------------------------------------------------- the protocol
@@ -174,7 +177,7 @@ class Row:
     feedback: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost: float = 0.0
+    cost: float | None = None  # None: no price known for the model
     hints: list[str] = field(default_factory=list)
     certificate: str = ""
 
@@ -231,10 +234,14 @@ class EvalSummary:
     pass_at_1: float
     median_completion_tokens_solved: float | None
     tokens_per_law: float
-    cost: float
+    cost: float | None  # USD over the priced calls; None when no call had a price
+    unpriced_rounds: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.cost is None:
+            out["cost"] = "unpriced"
+        return out
 
 
 def summarize(rows: list[Row], model: str, channel: str) -> EvalSummary:
@@ -246,6 +253,7 @@ def summarize(rows: list[Row], model: str, channel: str) -> EvalSummary:
     solved = [rs for rs in attempts.values() if any(r.verdict == "accepted" for r in rs)]
     tokens = [sum(r.completion_tokens for r in rs) for rs in solved]
     laws = {law for law, _ in attempts}
+    priced = [r.cost for r in rows if r.cost is not None]
     total = sum(r.prompt_tokens + r.completion_tokens for r in rows)
     return EvalSummary(
         model,
@@ -256,7 +264,8 @@ def summarize(rows: list[Row], model: str, channel: str) -> EvalSummary:
         len(solved) / max(1, len(attempts)),
         statistics.median(tokens) if tokens else None,
         total / max(1, len(laws)),
-        sum(r.cost for r in rows),
+        sum(priced) if priced else None,
+        len(rows) - len(priced),
     )
 
 
