@@ -108,6 +108,20 @@ CASES: dict[str, Case] = {
     # parse
     "parse-unbalanced": Case(("parse", "\\frac{1}{"), 2, ("never closed", "column 9")),
     "parse-empty": Case(("parse", ""), 2, ("empty input",)),
+    # issue: "division by zero" carried no location; a 19,000-digit number was echoed whole
+    "parse-division-by-zero": Case(("parse", "y = 2 + 1/0"), 2, ("division by zero", "column 9")),
+    "parse-frac-zero": Case(("parse", "\\frac{1}{0}"), 2, ("division by zero", "column 1")),
+    "parse-19000-digits": Case(("parse", "y = " + "7" * 19000), 2, ("(19000 characters)",)),
+    # issue: each of these hung `check` (SymPy evaluated the power while building lhs - rhs)
+    "check-tower-9-9-9": Case(
+        ("check", "y = 9^{9^{9}}", "y = 9^{387420489}", "--json"), 0, json=True, budget_s=60
+    ),
+    "check-huge-scientific": Case(
+        ("check", "y = 1.5 \\times 10^{999999999}", "y = 0", "--json"), 0, json=True, budget_s=60
+    ),
+    "check-huge-power-to-zero": Case(
+        ("check", "y = 10^{999999999}", "y = 0", "--json"), 0, json=True, budget_s=60
+    ),
     "parse-unknown-command": Case(("parse", "\\frobnicate x"), 2, ("\\frobnicate",)),
     "parse-5000-chars": Case(("parse", LONG_STATE, "--json"), 0, json=True),
     "parse-huge-power-in-sum": Case(("parse", "10^{10^{10}} + 1", "--json"), 0, json=True),
@@ -286,6 +300,16 @@ def test_unreachable_and_exploding_derivations_are_never_grounded(inputs: Path) 
     code, out, err, _ = run(("check", "10^{10^{10}}", "10^{10^{10}} + 1", "--json"), inputs)
     assert code == 0, err
     assert json.loads(out)["steps"][0]["tier"] != "grounded"  # they differ by one
+
+
+def test_huge_powers_are_judged_never_forged(inputs: Path) -> None:
+    """The same huge power on both sides is one object; a different value is never grounded."""
+    argv = ("check", "y = 9^{9^{9}}", "y = 9^{387420489}", "y = 0", "--json")
+    code, out, err, _ = run(argv, inputs, budget_s=90)
+    assert code == 0, err
+    steps = json.loads(out)["steps"]
+    assert steps[0]["tier"] == "grounded"
+    assert steps[1]["tier"] not in ("grounded", "verified")
 
 
 def test_unparseable_state_is_unchecked_and_quotes_the_fragment(inputs: Path) -> None:

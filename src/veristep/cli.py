@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
@@ -77,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "_module", None) is None:
         parser.print_help()
         return EXIT_USAGE
+    if not os.environ.get("VERISTEP_DEBUG"):
+        # A library warning (SymPy's run to eleven lines) would break the one-line stderr contract.
+        warnings.simplefilter("ignore")
     try:
         settings = Settings.from_env(os.environ)
         return int(args._module.run(args, settings) or 0)

@@ -16,6 +16,7 @@ import os
 import pickle
 import resource
 import signal
+import warnings
 from collections.abc import Iterable
 from multiprocessing.connection import Connection
 from typing import Any
@@ -29,6 +30,8 @@ def serve(conn: Connection, memory_mb: int | None, preload: Iterable[str]) -> No
     """Worker entry point: cap memory, import ``preload``, announce readiness, serve until EOF."""
     # Ctrl-C in a terminal reaches the whole foreground group; the parent decides what to kill.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Workers share the parent's stderr, where only the parent may speak (one located line).
+    warnings.simplefilter("ignore")
     if memory_mb is not None:
         limit = int(memory_mb) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

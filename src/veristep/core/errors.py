@@ -41,9 +41,10 @@ class InputError(VeristepError):
 
     @property
     def fragment(self) -> str | None:
+        """The offending text, cut in the middle past :data:`MAX_FRAGMENT` characters."""
         if self.source is None or self.position is None:
             return None
-        return self.source[self.position : self.position + max(self.length, 1)]
+        return shorten(self.source[self.position : self.position + max(self.length, 1)])
 
     def headline(self) -> str:
         where = f" at column {self.position + 1}" if self.position is not None else ""
@@ -55,13 +56,14 @@ class InputError(VeristepError):
         head = self.headline()
         if self.source is None or self.position is None:
             return head
+        length = min(max(self.length, 1), MAX_FRAGMENT)  # a 19,000-digit number: its start
         start = max(0, self.position - context)
-        end = min(len(self.source), self.position + max(self.length, 1) + context)
+        end = min(len(self.source), self.position + length + context)
         prefix = "…" if start > 0 else ""
         suffix = "…" if end < len(self.source) else ""
         excerpt = prefix + self.source[start:end].replace("\n", " ") + suffix
         pad = len(prefix) + self.position - start
-        return f"{head}\n  {excerpt}\n  {' ' * pad}{'^' * max(self.length, 1)}"
+        return f"{head}\n  {excerpt}\n  {' ' * pad}{'^' * length}"
 
     def one_line(self) -> str:
         """A single line for stderr: the headline and the quoted fragment."""
@@ -80,6 +82,21 @@ class InputError(VeristepError):
 
     def __str__(self) -> str:
         return self.one_line()
+
+
+MAX_FRAGMENT = 60
+
+
+def shorten(text: str, limit: int = MAX_FRAGMENT) -> str:
+    """``text`` cut in the middle with an ellipsis when it is longer than ``limit`` characters.
+
+    >>> shorten("1" * 19000, 12)
+    '11111…111111 (19000 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[: half - 1]}…{text[-half:]} ({len(text)} characters)"
 
 
 class BudgetExceeded(VeristepError):

@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any
 
+from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 
 HELP = "parse one LaTeX state and print its semantic graph, SymPy form and LaTeX"
@@ -21,12 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from veristep.mathgraph import PlusMinusError, branches, parse_latex, to_latex, to_sympy
     from veristep.mathgraph.display import tree_text
+    from veristep.mathgraph.sympy_bridge import locate
 
     graph = parse_latex(args.latex, settings)
     try:
         sympy_forms = [_text(to_sympy(graph, settings=settings))]
     except PlusMinusError:
         sympy_forms = [_text(b) for b in branches(graph, settings=settings)]
+    except InputError as err:
+        raise locate(err, args.latex) from None
     latex = to_latex(graph)
     if args.json:
         doc = {

@@ -9,9 +9,10 @@ Conventions (documented in docs/mathgraph.md):
   sign): ``x = \\pm 2`` becomes ``Or(Eq(x, 2), Eq(x, -2))``, and ``x^2 = 1 \\iff x = \\pm 1`` keeps
   the disjunction inside the equivalence. A bare expression with ± has no single form
   (:class:`PlusMinusError`); :func:`branches` gives one object per sign choice of the whole graph;
-* a number literal that would be expensive to evaluate (huge powers, factorials, binomials) stays
-  unevaluated, so that building the SymPy form is always fast; a huge power makes the whole form
-  unevaluated, since SymPy's sums, products, functions and comparisons would evaluate it anyway;
+* a number literal that would be expensive to evaluate stays unevaluated, so that building the
+  SymPy form is always fast: a huge power becomes an opaque :class:`HugePower` that no later sum,
+  product, comparison, substitution or print evaluates either; factorials and binomials stay
+  unevaluated (the literals of one state share one bit budget, :class:`LiteralBudget`);
 * a division by a literal zero is an input error, never ``zoo``.
 
 >>> from veristep.mathgraph.parser import parse_latex
@@ -31,11 +32,12 @@ from typing import Any
 import sympy
 from sympy.logic.boolalg import Boolean, BooleanFunction
 
-from veristep.core.errors import InputError
+from veristep.core.errors import InputError, shorten
 from veristep.core.settings import Settings
 from veristep.mathgraph.errors import PlusMinusError
 from veristep.mathgraph.nodes import Graph, Kind, Node
 from veristep.mathgraph.sympy_calculus import CalculusConversion
+from veristep.mathgraph.sympy_literals import HugePower, LiteralBudget
 from veristep.mathgraph.sympy_subscripts import SubscriptBinding
 
 
@@ -71,29 +73,13 @@ def to_sympy(
     return _convert(root, settings or Settings(), real, positive, sign=None)
 
 
-class _HugeLiteral(Exception):
-    """A literal power too big to evaluate met an evaluating conversion: start over unevaluated."""
-
-
 def _convert(
     root: Node, settings: Settings, real: bool, positive: frozenset[str], sign: int | None
 ) -> Any:
-    """Convert evaluated; if a huge literal power turns up, convert again with nothing evaluated.
-
-    ``10^{10^{10}} + 1`` must not hang here: an unevaluated ``Pow`` alone is safe, but ``Add``,
-    ``Mul``, ``sqrt``, ``Abs``, ``<`` ... would evaluate it (unbounded, in this process).
-    """
-    for evaluate in (True, False):
-        converter = Converter(settings, real, positive, sign, evaluate=evaluate)
-        converter.scan_dependents(root)
-        try:
-            if evaluate:
-                return _guarded(converter.convert, root)
-            with sympy.evaluate(False):
-                return _guarded(converter.convert, root)
-        except _HugeLiteral:
-            continue
-    raise AssertionError("unreachable: the unevaluated pass never raises _HugeLiteral")
+    """Convert one tree; ``10^{10^{10}} + 1`` stays fast because its power is a HugePower."""
+    converter = Converter(settings, real, positive, sign)
+    converter.scan_dependents(root)
+    return _guarded(converter.convert, root)
 
 
 def _guarded(convert: Any, root: Node) -> Any:
@@ -102,6 +88,43 @@ def _guarded(convert: Any, root: Node) -> Any:
         return convert(root)
     except (TypeError, ValueError, AttributeError, NotImplementedError) as exc:
         raise InputError(f"no SymPy form: {exc}", kind="math") from None
+
+
+def _name_fragment(err: InputError, node: Node) -> None:
+    """Give an unlocated error the LaTeX of the innermost node that raised it (once), so that
+    "division by zero" says where; :func:`locate` then finds that fragment in the source."""
+    if err.source is not None or "fragment" in err.extra:
+        return
+    from veristep.mathgraph.latex_out import to_latex
+
+    try:
+        fragment = to_latex(node)
+    except Exception:  # naming the place is a courtesy; the error itself must get through
+        return
+    err.extra.update(fragment=fragment, bare=err.message)
+    err.message += f" in {shorten(fragment)!r}"
+    err.args = (err.message,)
+
+
+def locate(err: InputError, source: str) -> InputError:
+    """Point ``err`` at its fragment in ``source`` (spacing aside) when it appears there.
+
+    >>> err = InputError("division by zero", extra={"fragment": "1 / 0", "bare": "division"})
+    >>> locate(err, "y = 2 + 1/0").one_line()
+    "division at column 9: '1/0'"
+    """
+    fragment = err.extra.get("fragment")
+    if err.source is not None or not isinstance(fragment, str) or not fragment.strip():
+        return err
+    kept = [i for i, ch in enumerate(source) if not ch.isspace()]
+    compact = "".join(source[i] for i in kept)
+    found = compact.find("".join(fragment.split()))
+    if found >= 0:
+        last = kept[found + len("".join(fragment.split())) - 1]
+        err.source, err.position, err.length = source, kept[found], last - kept[found] + 1
+        err.message = err.extra.get("bare", err.message)
+        err.args = (err.message,)
+    return err
 
 
 def branches(
@@ -135,8 +158,6 @@ _SETS = {"R": sympy.S.Reals, "N": sympy.S.Naturals0, "Z": sympy.S.Integers,
          "Q": sympy.S.Rationals, "C": sympy.S.Complexes, "emptyset": sympy.S.EmptySet}  # fmt: skip
 _RELATIONS = {"=": sympy.Eq, "<": sympy.Lt, ">": sympy.Gt, "ne": sympy.Ne, "le": sympy.Le,
               "ge": sympy.Ge}  # fmt: skip
-_BIG_BITS = 200_000  # an evaluated integer power above this many bits stays unevaluated
-_BIG_INT = 10_000  # factorial and binomial arguments above this stay unevaluated
 
 
 _CALCULUS = (sympy.Integral, sympy.Limit, sympy.Sum, sympy.Product, sympy.Derivative)
@@ -163,7 +184,8 @@ class Converter(SubscriptBinding, CalculusConversion):
         evaluate: bool = True,
     ) -> None:
         self.settings = settings
-        self.evaluate = evaluate  # False: build every node unevaluated (a huge literal is inside)
+        self.evaluate = evaluate  # False: build factorials, floors and relations unevaluated
+        self.budget = LiteralBudget()  # bits of evaluated literals this conversion may still build
         self.real = real
         self.positive = positive
         self.sign = sign
@@ -181,7 +203,11 @@ class Converter(SubscriptBinding, CalculusConversion):
                 self.dependents.setdefault(node.value, node.children[0].value)
 
     def convert(self, node: Node) -> Any:
-        return getattr(self, f"c_{node.kind.name.lower()}")(node)
+        try:
+            return getattr(self, f"c_{node.kind.name.lower()}")(node)
+        except InputError as err:
+            _name_fragment(err, node)
+            raise
 
     def all(self, node: Node) -> list[Any]:
         return [self.convert(c) for c in node.children]
@@ -265,12 +291,8 @@ class Converter(SubscriptBinding, CalculusConversion):
 
     def c_pow(self, n: Node) -> Any:
         base, exp = self.numbers(n)
-        if base.is_Number and exp.is_Integer and abs(exp) > 1:
-            bits = max(abs(base.p).bit_length(), abs(base.q).bit_length(), 1)
-            if bits * abs(int(exp)) > _BIG_BITS:
-                if self.evaluate:
-                    raise _HugeLiteral
-                return sympy.Pow(base, exp, evaluate=False)
+        if not self.budget.power_fits(base, exp):
+            return HugePower(base, exp)
         if base == 0 and exp.is_negative:
             raise InputError("division by zero (0 to a negative power)", kind="math")
         return sympy.Pow(base, exp)
@@ -307,14 +329,12 @@ class Converter(SubscriptBinding, CalculusConversion):
 
     def c_factorial(self, n: Node) -> Any:
         arg = self.convert(n.children[0])
-        return sympy.factorial(
-            arg, evaluate=self.evaluate and not (arg.is_Integer and arg > _BIG_INT)
-        )
+        return sympy.factorial(arg, evaluate=self.evaluate and self.budget.factorial_fits(arg))
 
     def c_binom(self, n: Node) -> Any:
         top, bottom = self.all(n)
-        big = top.is_Integer and top > _BIG_INT
-        return sympy.binomial(top, bottom, evaluate=self.evaluate and not big)
+        fits = self.budget.binomial_fits(top, bottom)
+        return sympy.binomial(top, bottom, evaluate=self.evaluate and fits)
 
     def c_abs(self, n: Node) -> Any:
         return sympy.Abs(self.convert(n.children[0]))
