@@ -18,10 +18,10 @@ def apply_and_print(kind: str, state: sp.Basic, params: Params) -> tuple[list[st
     from veristep.propose.symbolic.printer import to_latex
 
     states, notes = apply(kind, state, params)
-    return [_latex(s, to_latex) for s in states], notes
+    return [state_latex(s, to_latex) for s in states], notes
 
 
-def _latex(state: sp.Basic, to_latex: Any) -> str:
+def state_latex(state: sp.Basic, to_latex: Any) -> str:
     if state is sp.false:
         return r"\bot"
     if state is sp.true:
@@ -37,6 +37,6 @@ def next_move(state: sp.Basic) -> tuple[str, str, str, str] | None:
 
     problem = Problem(start=state, target=None, var=pick_var(state))
     for move in candidates(state, problem):
-        latex = move.latex or _latex(move.state, to_latex)
+        latex = move.latex or state_latex(move.state, to_latex)
         return move.operation, move.justification, move.change_type, latex
     return None

@@ -1,0 +1,182 @@
+"""The learner does the next step: exercises from a derivation, distractors, grading, scores.
+
+An :class:`Exercise` shows one state of a derivation and asks for the next. The learner either
+types a state — graded by the cascade as *right* (the expected step), *right but different*
+(another step the cascade grounds or verifies), *incomplete* (a solution is lost), *wrong*
+(refuted, with its witness as feedback) or *undecided* (the cascade could not decide: never
+counted as right) — or picks among choices:
+the expected step and distractors from the mistake families (``mistakes``). A candidate becomes
+a distractor only when the cascade refutes it, so every distractor comes with the witness shown
+when it is chosen; a candidate graded verified or better is a correct move and is never offered
+as a wrong one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from veristep.core.errors import InputError
+from veristep.core.settings import Settings
+from veristep.core.tiers import Relation, Tier
+from veristep.core.verdicts import StepVerdict
+from veristep.grounding.decision import Context
+from veristep.grounding.states import State, parse_state
+
+
+@dataclass
+class Choice:
+    latex: str
+    correct: bool
+    family: str | None = None  # the mistake family of a distractor
+    tier: str | None = None
+    reason: str = ""
+    witness: Any = None
+
+
+@dataclass
+class Exercise:
+    state: str  # what the learner sees
+    expected: str  # the derivation's next state
+    operation: str | None
+    choices: list[Choice] = field(default_factory=list)
+    rejected: list[dict[str, Any]] = field(default_factory=list)  # candidates not refuted
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Exercise:
+        choices = [Choice(**c) for c in data.get("choices") or []]
+        return cls(data["state"], data["expected"], data.get("operation"), choices,
+                   list(data.get("rejected") or []))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Feedback:
+    outcome: str  # right · right-but-different · incomplete · wrong · undecided
+    tier: str
+    reason: str
+    witness: Any = None
+
+    @property
+    def counts(self) -> bool:
+        return self.outcome in ("right", "right-but-different")
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "counts": self.counts}
+
+
+def next_step_exercise(
+    prev: str,
+    nxt: str,
+    operation: str | None = None,
+    settings: Settings | None = None,
+    *,
+    distractors: int = 3,
+    seed: int = 0,
+) -> Exercise:
+    """The exercise "what follows ``prev``?" whose answer is ``nxt``, with graded distractors."""
+    settings = settings or Settings()
+    ctx = Context(settings=settings)
+    a, b = _parse(prev, settings), _parse(nxt, settings)
+    exercise = Exercise(prev, nxt, operation, [Choice(nxt, True, tier="expected")])
+    for family, latex in _candidates(a, b, settings):
+        verdict = _judge(a, latex, ctx)
+        if verdict.tier is Tier.REFUTED and len(exercise.choices) <= distractors:
+            exercise.choices.append(Choice(latex, False, family, "refuted", verdict.reason,
+                                           verdict.witness))  # fmt: skip
+        elif verdict.tier is not Tier.REFUTED:
+            exercise.rejected.append({"family": family, "latex": latex,
+                                      "tier": verdict.tier.name_lower})  # fmt: skip
+    random.Random(seed).shuffle(exercise.choices)
+    return exercise
+
+
+def exercises_from_derivation(
+    derivation: dict[str, Any], settings: Settings | None = None, **kwargs: Any
+) -> list[Exercise]:
+    """One exercise per step of a judged derivation JSON whose step is grounded or verified."""
+    states = [s["latex"] for s in derivation.get("states") or []]
+    out = []
+    for step in derivation.get("steps") or []:
+        k = int(step["index"])
+        if step.get("tier") in ("grounded", "verified") and k < len(states):
+            out.append(next_step_exercise(states[k - 1], states[k], step.get("operation"),
+                                          settings, seed=k, **kwargs))  # fmt: skip
+    return out
+
+
+def grade_answer(exercise: Exercise, answer: str, settings: Settings | None = None) -> Feedback:
+    """Grade a typed next state with the cascade (never by comparing strings alone)."""
+    settings = settings or Settings()
+    a = _parse(exercise.state, settings)
+    verdict = _judge(a, answer, Context(settings=settings))
+    tier = verdict.tier.name_lower
+    if verdict.tier is Tier.REFUTED:
+        return Feedback("wrong", tier, verdict.reason, verdict.witness)
+    if verdict.relation is Relation.NARROWS:
+        return Feedback("incomplete", tier, verdict.reason, verdict.witness)
+    if verdict.tier < Tier.VERIFIED:
+        return Feedback("undecided", tier, verdict.reason, verdict.witness)
+    mine, expected = parse_state(answer, settings), parse_state(exercise.expected, settings)
+    same = mine.graph is not None and expected.graph is not None
+    same = same and _canonical(mine.graph.root) == _canonical(expected.graph.root)
+    return Feedback("right" if same else "right-but-different", tier, verdict.reason)
+
+
+def _canonical(node: Any) -> tuple[Any, ...]:
+    """A signature equal for graphs that differ only in the order of commutative operands."""
+    kids = [_canonical(c) for c in node.children]
+    if node.commutative:
+        kids.sort(key=repr)
+    return (node.label, tuple(kids))
+
+
+def choose(exercise: Exercise, index: int) -> Feedback:
+    """The feedback for picking choice ``index``: its stored verdict, witness included."""
+    if not 0 <= index < len(exercise.choices):
+        raise InputError(f"no choice {index}; there are {len(exercise.choices)}")
+    choice = exercise.choices[index]
+    if choice.correct:
+        return Feedback("right", "expected", "this is the derivation's next step")
+    return Feedback("wrong", choice.tier or "refuted", choice.reason, choice.witness)
+
+
+@dataclass
+class Score:
+    """Points and streak of one page; the browser keeps its own copy in local storage."""
+
+    points: int = 0
+    streak: int = 0
+    best: int = 0
+    answered: int = 0
+
+    def record(self, feedback: Feedback) -> Score:
+        right = feedback.counts
+        streak = self.streak + 1 if right else 0
+        return Score(self.points + (1 + min(streak, 5) if right else 0), streak,
+                     max(self.best, streak), self.answered + 1)  # fmt: skip
+
+
+def _parse(latex: str, settings: Settings) -> State:
+    state = parse_state(latex, settings)
+    if state.error is not None:
+        raise InputError(f"the exercise state could not be read: {state.error}")
+    return state
+
+
+def _judge(prev: State, latex: str, ctx: Context) -> StepVerdict:
+    from veristep.grounding.chain import judge_transition
+
+    return judge_transition(prev, latex, None, ctx)
+
+
+def _candidates(a: State, b: State, settings: Settings) -> list[tuple[str, str]]:
+    from veristep.core.pool import run_cas
+    from veristep.workspace.mistakes import candidates
+
+    result = run_cas(candidates, a.expr, b.expr, settings=settings,
+                     timeout_s=settings.step_timeout_s)  # fmt: skip
+    return list(result.value) if result.ok else []

@@ -1,0 +1,184 @@
+"""Mistake families: plausible wrong next steps, made from a correct step (runs in a CAS worker).
+
+Each family is a function ``(previous, correct_next) -> list[SymPy state]`` that imitates one
+error a learner makes:
+
+* ``sign_error`` — one term, one root or the inequality's direction gets the wrong sign;
+* ``lost_root`` — one case of a disjunction of roots is dropped;
+* ``wrong_identity`` — a false "identity" applied to the previous state ((a+b)² = a² + b²,
+  √(a+b) = √a + √b, ln(a+b) = ln a + ln b, 1/(a+b) = 1/a + 1/b);
+* ``dropped_term`` — one additive term of the correct next state disappears;
+* ``arithmetic_slip`` — one integer constant is off by one.
+
+Nothing here decides that a candidate is wrong: the grounding cascade grades every candidate, and
+``games`` offers only those it refutes (with a witness), never one it grades verified or better.
+
+>>> import sympy as sp
+>>> x = sp.Symbol("x", real=True)
+>>> [str(s) for s in sign_error(sp.Eq(2 * x, 6), sp.Eq(x, 3))]
+['Eq(x, -3)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy as sp
+from sympy.core.relational import Relational
+
+Family = Callable[[sp.Basic, sp.Basic], list[sp.Basic]]
+_FLIP = {sp.StrictLessThan: sp.StrictGreaterThan, sp.StrictGreaterThan: sp.StrictLessThan,
+         sp.LessThan: sp.GreaterThan, sp.GreaterThan: sp.LessThan}  # fmt: skip
+
+
+def _terms(e: sp.Basic) -> list[sp.Basic]:
+    return list(e.args) if isinstance(e, sp.Add) else [e]
+
+
+def _sides(state: sp.Basic) -> list[tuple[str, sp.Basic]]:
+    if isinstance(state, Relational):
+        return [("lhs", state.lhs), ("rhs", state.rhs)]
+    if isinstance(state, sp.Expr):
+        return [("expr", state)]
+    return []
+
+
+def _with_side(state: sp.Basic, which: str, new: sp.Basic) -> sp.Basic:
+    if which == "expr":
+        return new
+    lhs, rhs = (new, state.rhs) if which == "lhs" else (state.lhs, new)
+    return state.func(lhs, rhs)
+
+
+def sign_error(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
+    if isinstance(nxt, sp.Or):
+        first, *rest = nxt.args
+        return [sp.Or(*sign_error(prev, first)[:1], *rest)] if sign_error(prev, first) else []
+    if type(nxt) in _FLIP:
+        return [_FLIP[type(nxt)](nxt.lhs, nxt.rhs)]
+    # The constant of a sum changes sign (x − 3 → x + 3): inside a factor as much as outside.
+    for node in sp.preorder_traversal(nxt):
+        if isinstance(node, sp.Add):
+            const = next((t for t in node.args if t.is_Number and t != 0), None)
+            if const is not None:
+                return [_replace_once(nxt, node, node - 2 * const)]
+    if isinstance(nxt, Relational):
+        if nxt.rhs != 0:
+            return [nxt.func(nxt.lhs, -nxt.rhs)]
+        return [nxt.func(-nxt.lhs, nxt.rhs)] if nxt.lhs.is_Add else []
+    return [-nxt] if isinstance(nxt, sp.Expr) and nxt != 0 else []
+
+
+def _replace_once(tree: sp.Basic, old: sp.Basic, new: sp.Basic) -> sp.Basic:
+    """``tree`` with the first occurrence (pre-order) of ``old`` replaced, the others kept."""
+    done = [False]
+
+    def walk(node: sp.Basic) -> sp.Basic:
+        if done[0]:
+            return node
+        if node == old:
+            done[0] = True
+            return new
+        if not node.args:
+            return node
+        args = [walk(a) for a in node.args]
+        return node.func(*args) if done[0] else node
+
+    return walk(tree)
+
+
+def lost_root(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
+    if isinstance(nxt, sp.Or) and len(nxt.args) >= 2:
+        return [nxt.args[0]]
+    return []
+
+
+_a, _b = sp.Wild("a", exclude=[0]), sp.Wild("b", exclude=[0])
+_FALSE_IDENTITIES: tuple[tuple[Callable[[sp.Basic], bool], Callable[[sp.Basic], sp.Basic]], ...] = (
+    # (a + b)^2 → a^2 + b^2
+    (lambda n: isinstance(n, sp.Pow) and n.exp == 2 and isinstance(n.base, sp.Add),
+     lambda n: sp.Add(*[t**2 for t in n.base.args])),
+    # sqrt(a + b) → sqrt(a) + sqrt(b)
+    (lambda n: isinstance(n, sp.Pow) and n.exp == sp.S.Half and isinstance(n.base, sp.Add),
+     lambda n: sp.Add(*[sp.sqrt(t) for t in n.base.args])),
+    # ln(a + b) → ln a + ln b
+    (lambda n: isinstance(n, sp.log) and isinstance(n.args[0], sp.Add),
+     lambda n: sp.Add(*[sp.log(t) for t in n.args[0].args])),
+    # 1/(a + b) → 1/a + 1/b
+    (lambda n: isinstance(n, sp.Pow) and n.exp == -1 and isinstance(n.base, sp.Add),
+     lambda n: sp.Add(*[1 / t for t in n.base.args])),
+)  # fmt: skip
+
+
+def wrong_identity(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
+    for source in (prev, nxt):
+        for match, wrong in _FALSE_IDENTITIES:
+            for node in sp.preorder_traversal(source):
+                if match(node):
+                    return [source.xreplace({node: wrong(node)})]
+    return []
+
+
+def dropped_term(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
+    for which, side in _sides(nxt):
+        terms = _terms(side)
+        if len(terms) >= 2:
+            # Drop the last term with the variable if any, else the last one.
+            keep = sp.Add(*terms[:-1])
+            return [_with_side(nxt, which, keep)]
+    return []
+
+
+def arithmetic_slip(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
+    """The last integer that stands as a term or a coefficient (not an exponent) is off by one.
+
+    The last one, because it is usually the freshly computed constant (2x = 4 → 2x = 5), and it
+    does not collapse a case into its neighbour (x = 2 ∨ x = 3 → x = 2 ∨ x = 4). Not for
+    inequalities: a bound off by one gives a nested interval (x < 6 for x < 5), a step that
+    narrows or widens but that no single value refutes.
+    """
+    if any(type(n) in _FLIP for n in sp.preorder_traversal(nxt)):
+        return []
+    sites = [
+        (node, arg)
+        for node in sp.preorder_traversal(nxt)
+        if not isinstance(node, sp.Pow)
+        for arg in node.args
+        if isinstance(arg, sp.Integer) and abs(arg) > 1
+    ]
+    for node, arg in reversed(sites):
+        bumped = node.func(*[a + 1 if a is arg else a for a in node.args])
+        made = _replace_once(nxt, node, bumped)
+        if sp.count_ops(made) == sp.count_ops(nxt):  # not collapsed into a neighbouring case
+            return [made]
+    return []
+
+
+FAMILIES: dict[str, Family] = {
+    "sign_error": sign_error,
+    "lost_root": lost_root,
+    "wrong_identity": wrong_identity,
+    "dropped_term": dropped_term,
+    "arithmetic_slip": arithmetic_slip,
+}
+
+
+def candidates(prev: sp.Basic, nxt: sp.Basic) -> list[tuple[str, str]]:
+    """(family, LaTeX) of every distinct candidate that differs from the correct next state."""
+    from veristep.propose.symbolic.printer import to_latex
+    from veristep.workspace.worker import state_latex
+
+    out: list[tuple[str, str]] = []
+    seen = {sp.srepr(nxt)}
+    for name, family in FAMILIES.items():
+        try:
+            made = family(prev, nxt)
+        except (ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+            continue  # a family that does not fit this step offers nothing
+        for state in made:
+            key = sp.srepr(state)
+            if key in seen or state in (sp.true, sp.false):
+                continue
+            seen.add(key)
+            out.append((name, state_latex(state, to_latex)))
+    return out

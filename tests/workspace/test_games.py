@@ -1,0 +1,107 @@
+"""The next-step game: distractors from mistake families, each refuted by the real cascade."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from veristep.core.errors import InputError
+from veristep.workspace.games import (
+    Exercise,
+    Feedback,
+    Score,
+    choose,
+    exercises_from_derivation,
+    grade_answer,
+    next_step_exercise,
+)
+from veristep.workspace.mistakes import FAMILIES, wrong_identity
+from veristep.workspace.session import Workspace
+
+STEPS = [
+    ("(x-2)(x-3) = 0", r"x = 2 \lor x = 3"),
+    ("2x + 3 = 7", "2x = 4"),
+    ("(x+1)^2 = 9", "x^2 + 2x + 1 = 9"),
+    (r"\sqrt{x+9} = 5", "x + 9 = 25"),
+    ("3x - 2 < 7", "3x < 9"),
+]
+
+
+@pytest.mark.parametrize(("prev", "nxt"), STEPS)
+def test_every_offered_distractor_is_refuted_with_a_witness(prev: str, nxt: str) -> None:
+    ex = next_step_exercise(prev, nxt)
+    wrong = [c for c in ex.choices if not c.correct]
+    assert len(wrong) + len(ex.rejected) >= 1  # every step yields candidates
+    assert sum(c.correct for c in ex.choices) == 1
+    for c in wrong:
+        assert c.tier == "refuted" and c.witness is not None and c.family in FAMILIES
+    # Held-back candidates are exactly the ones the cascade did not refute.
+    assert all(r["tier"] != "refuted" for r in ex.rejected)
+
+
+def test_the_steps_yield_refuted_distractors() -> None:
+    offered = [c for p, n in STEPS[:3] for c in next_step_exercise(p, n).choices if not c.correct]
+    assert len(offered) >= 4
+
+
+def test_a_lost_root_is_held_back_because_the_cascade_grades_it_plausible() -> None:
+    ex = next_step_exercise("(x-2)(x-3) = 0", r"x = 2 \lor x = 3")
+    assert {"family": "lost_root", "latex": "x = 2", "tier": "plausible"} in ex.rejected
+
+
+def test_wrong_identity_family_applies_a_false_identity() -> None:
+    x = sp.Symbol("x", real=True)
+    (made,) = wrong_identity(sp.Eq((x + 1) ** 2, 9), sp.Eq(x**2 + 2 * x + 1, 9))
+    assert made == sp.Eq(x**2 + 1, 9)
+
+
+@pytest.mark.parametrize(
+    ("answer", "outcome"),
+    [
+        (r"x = 2 \lor x = 3", "right"),
+        (r"x = 3 \lor x = 2", "right"),  # the order of cases is not a difference
+        (r"x - 2 = 0 \lor x - 3 = 0", "right-but-different"),
+        ("x = 2", "incomplete"),
+        ("x = 5", "wrong"),
+    ],
+)
+def test_typed_answers_are_graded_by_the_cascade(answer: str, outcome: str) -> None:
+    ex = Exercise("(x-2)(x-3) = 0", r"x = 2 \lor x = 3", None)
+    feedback = grade_answer(ex, answer)
+    assert feedback.outcome == outcome
+    if outcome == "wrong":
+        assert feedback.witness == [5] or "5" in feedback.reason
+
+
+def test_a_typed_answer_that_does_not_parse_is_never_right() -> None:
+    ex = Exercise("2x = 4", "x = 2", None)
+    assert grade_answer(ex, r"x = \frac{1}{").outcome == "undecided"
+
+
+def test_choosing_replays_the_stored_verdict() -> None:
+    ex = next_step_exercise("2x + 3 = 7", "2x = 4", seed=3)
+    right = next(i for i, c in enumerate(ex.choices) if c.correct)
+    wrong = next(i for i, c in enumerate(ex.choices) if not c.correct)
+    assert choose(ex, right).outcome == "right"
+    feedback = choose(ex, wrong)
+    assert feedback.outcome == "wrong" and feedback.witness is not None
+    with pytest.raises(InputError, match="no choice 9"):
+        choose(ex, 9)
+    assert Exercise.from_json(ex.to_json()) == ex
+
+
+def test_a_saved_derivation_becomes_exercises() -> None:
+    ws = Workspace("x^2 - 5x + 6 = 0")
+    ws.apply("factor")
+    ws.apply("solve for x")
+    exercises = exercises_from_derivation(ws.derivation().to_json())
+    assert [e.state for e in exercises] == ["x^2 - 5x + 6 = 0", ws.path()[1].latex]
+    assert all(any(not c.correct for c in e.choices) for e in exercises)
+
+
+def test_score_and_streak() -> None:
+    right, wrong = Feedback("right", "grounded", ""), Feedback("wrong", "refuted", "", 1)
+    score = Score()
+    for fb in (right, right, wrong, right):
+        score = score.record(fb)
+    assert (score.points, score.streak, score.best, score.answered) == (2 + 3 + 2, 1, 2, 4)
