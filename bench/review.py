@@ -1,7 +1,7 @@
 """Review benchmark figures.
 
     python bench/review.py prmbench-grounding      # offline: machine checks alone on PRMBench
-    python bench/review.py opc-grounding           # offline: the same over the OPC proofs
+    python bench/review.py opc-grounding [--limit N]  # offline: the same over the OPC proofs
     python bench/review.py opc --limit 20 --model M   # = veristep review --bench opc ...
 
 The first prints the share of labelled erroneous steps caught by the machine checks alone and the
@@ -38,36 +38,48 @@ def prmbench_grounding() -> int:
     return 0 if figure.correct_flagged == 0 else 1
 
 
-def opc_grounding() -> int:
-    """Machine checks alone over the OPC proofs: how many steps they flag, per human label."""
-    from veristep.review.machine import machine_check
+def opc_grounding(limit: int | None = None) -> int:
+    """Machine checks alone over the OPC proofs: claims read, steps flagged, per human label."""
+    from veristep.review.machine import check_steps
     from veristep.review.segment import segment_proof
 
     path = require_shared_data("opc_judge_test", "opc_judge_test.jsonl")
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows = rows[:limit] if limit else rows
     started = time.perf_counter()
     stats = {
-        label: {"proofs": 0, "steps": 0, "grounded": 0, "flagged": []}
+        label: {"proofs": 0, "steps": 0, "read": 0, "universal": 0, "grounded": 0, "flagged": []}
         for label in ("correct", "incorrect")
     }
+    witnesses = []
     for row in rows:
         entry = stats[row["label"]]
         entry["proofs"] += 1
-        for seg in segment_proof(row["proof"], strict=False):
-            outcome = machine_check(seg.text).outcome
+        segments = segment_proof(row["proof"], strict=False)
+        results = check_steps([s.text for s in segments], row["problem"])
+        for seg, result in zip(segments, results, strict=True):
             entry["steps"] += 1
-            entry["grounded"] += outcome == "grounded"
-            if outcome == "refuted":
+            entry["read"] += bool(result.checks)
+            entry["universal"] += any(c.check == "small_cases" for c in result.checks)
+            entry["grounded"] += result.outcome == "grounded"
+            if result.outcome == "refuted":
                 entry["flagged"].append(f"{row['id']}:{seg.id}")
+                witnesses.append((row["label"], f"{row['id']}:{seg.id}", seg.text, result))
     print(f"OPC: {len(rows)} proofs, machine checks only ({time.perf_counter() - started:.1f} s)")
-    for label, entry in stats.items():
-        flagged = entry["flagged"]
-        proofs = len({key.split(":")[0] for key in flagged})
+    print(
+        "  label      proofs  steps  with a claim read  universal  grounded  FLAWED  proofs flagged"
+    )
+    for label, e in stats.items():
+        proofs = len({key.split(":")[0] for key in e["flagged"]})
+        share = f"{proofs}/{e['proofs']} ({100 * proofs / max(e['proofs'], 1):.1f} %)"
         print(
-            f"  {label:<9}: {entry['proofs']} proofs, {entry['steps']} steps, "
-            f"{entry['grounded']} grounded, {len(flagged)} FLAWED in {proofs} proof(s)"
-            + (f": {', '.join(flagged)}" if flagged else "")
+            f"  {label:<9} {e['proofs']:>6} {e['steps']:>6} {e['read']:>8} "
+            f"({100 * e['read'] / max(e['steps'], 1):4.1f} %) {e['universal']:>10} "
+            f"{e['grounded']:>9} {len(e['flagged']):>7}  {share}"
         )
+    for label, key, text, result in witnesses:
+        print(f"\n[{label}] {key}: {' '.join(text.split())[:300]}")
+        print(f"    witness: {result.witness}")
     return 0 if not stats["correct"]["flagged"] else 1
 
 
@@ -75,7 +87,8 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["prmbench-grounding"]:
         return prmbench_grounding()
     if argv[:1] == ["opc-grounding"]:
-        return opc_grounding()
+        limit = int(argv[2]) if argv[1:2] == ["--limit"] and len(argv) > 2 else None
+        return opc_grounding(limit)
     if argv[:1] in (["opc"], ["prmbench"]):
         from veristep.cli import main as cli_main
 

@@ -135,13 +135,35 @@ def test_false_computation_inside_an_elaboration_does_not_verify_dummylm() -> No
     assert any("elaboration rejected" in e and "21" in e for e in trace.events)
 
 
-def test_a_computational_error_is_flawed_by_the_machine_without_any_model_call_dummylm() -> None:
-    trace = review("So, in total, there are $420 + 48 = 478$ seconds. Done.", [])
+def test_a_machine_flaw_stands_when_the_referee_names_no_convention_dummylm() -> None:
+    answers = [confirm("logical_breakdown", explanation="420 + 48 is 468")]
+    trace = review("So, in total, there are $420 + 48 = 478$ seconds. Done.", answers)
     assert trace.verdict == "rejected"
-    assert trace.calls == []
+    assert [c.role for c in trace.calls] == ["confirm"]
     flaw = trace.steps["s1"].flaw
-    assert flaw.source == "machine" and flaw.kind == "computational_error"
-    assert "468" in flaw.witness
+    assert flaw.source == "machine" and flaw.kind == "computational_error" and flaw.confirmed
+    assert "468" in flaw.witness and flaw.confirmation == "420 + 48 is 468"
+
+
+def test_a_machine_flaw_goes_back_to_open_only_under_a_named_convention_dummylm() -> None:
+    answers = [
+        confirm("epistemic_ambiguity", convention="hours on a 12-hour clock"),
+        elaborate(),
+        elaborate(),
+    ]
+    trace = review("Ten hours after 5 it is $5 + 10 = 3$ on the clock. Done.", answers)
+    step = trace.steps["s1"]
+    assert step.conventions == ["hours on a 12-hour clock"]
+    assert step.state is State.VERIFIED and step.tier is Tier.PLAUSIBLE
+    assert trace.verdict == "accepted"
+
+
+def test_a_counterexample_to_a_stated_claim_needs_no_referee_dummylm() -> None:
+    trace = review("For all integers $n \\ge 1$, $2^n > n + 1$. Done.", [])
+    assert trace.verdict == "rejected" and trace.calls == []
+    flaw = trace.steps["s1"].flaw
+    assert flaw.kind == "false_statement" and flaw.source == "machine" and flaw.confirmed
+    assert flaw.witness.startswith("n = 1:")
 
 
 def test_without_a_model_the_review_is_honestly_undecided() -> None:

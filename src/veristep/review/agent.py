@@ -27,6 +27,7 @@ from veristep.core.settings import Settings
 from veristep.core.tiers import Tier
 from veristep.review import ledger as ledger_ops
 from veristep.review.calls import ModelUnavailable
+from veristep.review.context import Domain, read_declarations
 from veristep.review.machine import LinkGrounder, machine_check
 from veristep.review.trace import FLAW_KINDS, Elaboration, Flaw, ReviewTrace, State, StepRecord
 
@@ -65,14 +66,15 @@ class ReviewAgent:
         self.grounder = grounder
         self.checkpoint = checkpoint
         self.on_iteration = on_iteration
+        self.contexts: dict[str, dict[str, Domain]] = {}
 
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> ReviewTrace:
         if self.trace.reason.startswith(UNAVAILABLE):
             self.trace.verdict, self.trace.reason = None, ""  # resumed: try the model again
-        self._machine_pass()
         try:
+            self._machine_pass()  # the referee of a machine flaw may call the model already
             self._loop()
         except ModelUnavailable as exc:
             # Not the proof's fault: stop at once with a verdict that says so, never "exhausted".
@@ -132,27 +134,67 @@ class ReviewAgent:
     # -- machine checks first -------------------------------------------------------------------
 
     def _machine_pass(self) -> None:
+        """Ground every step, each in the context (declared letters) of the problem and the
+        steps before it; a sub-step later inherits its parent's context."""
+        context = dict(read_declarations(self.trace.problem))
+        for sid in self.trace.order:
+            self.contexts[sid] = dict(context)
+            for letter, domain in read_declarations(self.trace.steps[sid].text).items():
+                context[letter] = context[letter].merged(domain) if letter in context else domain
         for step in self.trace.steps.values():
             if step.machine is None and step.state is State.OPEN:
                 self._ground(step)
 
     def _ground(self, step: StepRecord) -> None:
-        result = machine_check(step.text, self.settings, self.grounder)
+        top = step
+        while top.parent is not None:
+            top = self.trace.steps[top.parent]
+        context = self.contexts.get(top.id)
+        result = machine_check(step.text, self.settings, self.grounder, context)
         step.machine = result
         if result.outcome == "grounded":
             step.state, step.tier = State.VERIFIED, Tier.GROUNDED
             step.note = "every computation grounded by a checker"
             self._event(f"{step.id}: VERIFIED by the machine (grounded)")
         elif result.outcome == "refuted":
+            counterexample = any(c.check == "small_cases" for c in result.checks if c.witness)
             step.state, step.tier = State.FLAWED, Tier.REFUTED
             step.flaw = Flaw(
-                "computational_error",
+                "false_statement" if counterexample else "computational_error",
                 result.witness or "",
                 "machine",
                 True,
-                "a checker's witness needs no referee",
+                "a counterexample to a stated claim is not a convention"
+                if counterexample
+                else "a checker's witness",
             )
             self._event(f"{step.id}: FLAWED by the machine — {result.witness}")
+            if not counterexample and step.parent is None and self.caller is not None:
+                self._referee_convention(step)
+
+    def _referee_convention(self, step: StepRecord) -> None:
+        """A false computation may be true under a convention the proof uses (base 5, degrees):
+        the referee may send it back to OPEN by naming that convention, and only that way."""
+        assert step.flaw is not None
+        reply = self.caller(
+            "confirm",
+            self.programs["confirm"],
+            step.id,
+            problem=self.trace.problem or "(stated in the proof)",
+            proof=self._proof_text(step),
+            step=step.text,
+            flaw_kind=step.flaw.kind,
+            flaw_witness=step.flaw.witness,
+            derivation=[c.witness for c in step.machine.checks if c.witness],
+        )
+        convention = str(getattr(reply, "convention", "") or "").strip() if reply else ""
+        if reply is not None and str(reply.classification) == "epistemic_ambiguity" and convention:
+            step.state, step.flaw, step.tier = State.OPEN, None, Tier.UNCHECKED
+            step.conventions.append(convention)
+            self._event(f"{step.id}: machine flaw read under a convention ({convention}); OPEN")
+            return
+        if reply is not None and str(reply.explanation or "").strip():
+            step.flaw.confirmation = str(reply.explanation)
 
     # -- one iteration --------------------------------------------------------------------------
 

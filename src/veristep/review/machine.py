@@ -6,9 +6,14 @@ them go to the grounding cascade (``veristep.grounding``) as identity transition
 "equivalent" is evidence, but a grounding refutation is *not* turned into a flaw, because a
 formula with a letter may be a condition being solved rather than an identity being claimed.
 
-A step is decided by the machine alone when (a) an asserted closed link is false — FLAWED,
-computational error, tier refuted — or (b) every link is grounded and the rest of the sentence is
-only connective words — VERIFIED at tier grounded.
+Universal claims ("for all integers $n \\ge 1$, $3 \\mid n^3 - n$") are tried on their first
+few hundred cases (``review.smallcases``, in a killable worker): a counterexample is a witness,
+agreement is evidence only and never makes a step grounded. The letters' domains come from the
+local context (``review.context``): the problem and the steps before, read by :func:`check_steps`.
+
+A step is decided by the machine alone when (a) an asserted closed link is false, or a universal
+claim has a counterexample — FLAWED, tier refuted — or (b) every link is grounded and the rest of
+the sentence is only connective words — VERIFIED at tier grounded.
 
 >>> r = machine_check("So, in total, there are 420 + 48 = 478 seconds.")
 >>> r.outcome, r.witness
@@ -31,7 +36,9 @@ from veristep.core.settings import Settings
 from veristep.core.tiers import Tier
 from veristep.review.arithmetic import decimals_shown, evaluate
 from veristep.review.claims import Link, find_links
+from veristep.review.context import Domain, read_declarations
 from veristep.review.segment import math_spans
+from veristep.review.universal import Universal, find_universals
 
 # Words that mark a formula as tested, supposed or denied rather than asserted: a false closed
 # equation in such a sentence ("plugging in 1 we get 1 = 7, which is false") is not a flaw.
@@ -144,21 +151,62 @@ class MachineResult:
 
 
 def machine_check(
-    text: str, settings: Settings | None = None, grounder: LinkGrounder | None = None
+    text: str,
+    settings: Settings | None = None,
+    grounder: LinkGrounder | None = None,
+    context: dict[str, Domain] | None = None,
 ) -> MachineResult:
-    """Judge every relation link of one step (see the module docstring for the policy)."""
+    """Judge every claim of one step (see the module docstring for the policy)."""
     settings = settings or Settings()
     links = find_links(text)
-    if not links:
+    universals = find_universals(text, context)
+    if not links and not universals:
         return MachineResult("none")
     hedged = bool(_HEDGE.search(text))
     checks = [_judge(link, settings, grounder) for link in links]
-    refuted = [c for c in checks if c.tier is Tier.REFUTED]
-    if refuted and not hedged:
+    searched = [judge_universal(u, settings) for u in universals]
+    checks += searched
+    # A universal claim's sentence was already screened for hedges by its own reader, which
+    # unlike the arithmetic one does not treat "mod" as a hedge.
+    refuted = [c for c in checks if c.tier is Tier.REFUTED and (c in searched or not hedged)]
+    if refuted:
         return MachineResult("refuted", checks, refuted[0].witness, hedged)
     if not refuted and all(c.tier is Tier.GROUNDED for c in checks) and _only_connectives(text):
         return MachineResult("grounded", checks, None, hedged)
     return MachineResult("undecided", checks, None, hedged)
+
+
+def check_steps(
+    texts: list[str],
+    problem: str = "",
+    settings: Settings | None = None,
+    grounder: LinkGrounder | None = None,
+) -> list[MachineResult]:
+    """Machine-check the steps of one proof in order, each in the context of what came before."""
+    context = dict(read_declarations(problem))
+    results = []
+    for text in texts:
+        results.append(machine_check(text, settings, grounder, context))
+        for letter, domain in read_declarations(text).items():
+            context[letter] = context[letter].merged(domain) if letter in context else domain
+    return results
+
+
+def judge_universal(claim: Universal, settings: Settings) -> LinkCheck:
+    """Small-case search for one universal claim, under the CAS deadline in a killable worker."""
+    from veristep.core.pool import run_cas
+    from veristep.review.smallcases import search_cases
+
+    latex = f"for all {', '.join(claim.letters)}: {claim.claim}"
+    run = run_cas(search_cases, claim.claim, claim.letters, claim.domains, settings=settings)
+    if not run.ok:
+        reason = f"small-case search stopped ({run.status}): no evidence"
+        return LinkCheck(latex, Tier.PLAUSIBLE, "small_cases", reason)
+    result = run.value
+    if result.status == "counterexample":
+        return LinkCheck(latex, Tier.REFUTED, "small_cases", "counterexample", result.witness)
+    reason = result.reason if result.status == "undecided" else f"{result.reason}"
+    return LinkCheck(latex, Tier.PLAUSIBLE, "small_cases", reason)
 
 
 def judge_closed(link: Link) -> LinkCheck:
