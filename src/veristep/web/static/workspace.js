@@ -1,0 +1,283 @@
+// The workspace pages: the conversational CAS, the page composer and the next-step game.
+// All maths is graded on the server; this file only sends actions and shows what comes back.
+(function () {
+  "use strict";
+
+  var KATEX = {
+    throwOnError: false, strict: "ignore", displayMode: false,
+    // \htmlData carries the node ids that make glyphs clickable; nothing else is trusted.
+    trust: function (ctx) { return ctx.command === "\\htmlData"; }
+  };
+
+  function tex(el, source) {
+    try { window.katex.render(source, el, KATEX); } catch (e) { el.textContent = source; }
+  }
+
+  function post(url, body, method) {
+    return fetch(url, {
+      method: method || "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (data) {
+        if (!r.ok) { throw new Error(data.message || data.detail || ("HTTP " + r.status)); }
+        return data;
+      });
+    });
+  }
+
+  function showError(el, err) {
+    if (!el) { return; }
+    if (err) { el.textContent = err.message || String(err); el.hidden = false; }
+    else { el.textContent = ""; el.hidden = true; }
+  }
+
+  function $(id) { return document.getElementById(id); }
+
+  // ---- workspace ---------------------------------------------------------------------------
+
+  function workspacePage() {
+    var ws = null, target = null, busy = false;
+    var err = $("ws-error");
+
+    function act(body) {
+      if (busy) { return Promise.resolve(); }
+      busy = true;
+      body.workspace = ws;
+      document.body.classList.add("ws-busy");
+      return post("/api/workspace", body).then(function (view) {
+        showError(err, null);
+        render(view);
+        return view;
+      }).catch(function (e) { showError(err, e); }).finally(function () {
+        busy = false;
+        document.body.classList.remove("ws-busy");
+      });
+    }
+
+    function render(view) {
+      ws = view.workspace;
+      target = null;
+      $("ws-selection").textContent = "no sub-term selected";
+      var state = $("ws-state");
+      tex(state, view.term);
+      state.querySelectorAll("[data-n]").forEach(function (glyph) {
+        glyph.addEventListener("click", function (ev) {
+          ev.stopPropagation();
+          state.querySelectorAll(".ws-picked").forEach(function (e) { e.classList.remove("ws-picked"); });
+          glyph.classList.add("ws-picked");
+          target = parseInt(glyph.getAttribute("data-n"), 10);
+          $("ws-selection").textContent = "selected: " + glyph.textContent + " (say “expand this”)";
+        });
+      });
+      var list = $("ws-steps");
+      list.innerHTML = "";
+      view.path.forEach(function (step, i) {
+        var li = document.createElement("li");
+        li.dataset.node = step.id;
+        li.dataset.tier = step.tier || "start";
+        if (i === view.path.length - 1) { li.classList.add("ws-current"); }
+        var head = document.createElement("span");
+        head.className = "ws-op";
+        head.textContent = (step.icon ? step.icon + " " : "") + (step.operation || "start") + ": ";
+        var maths = document.createElement("span");
+        tex(maths, step.latex);
+        li.appendChild(head);
+        li.appendChild(maths);
+        (step.warnings || []).forEach(function (w) {
+          var warn = document.createElement("div");
+          warn.className = "ws-warn";
+          warn.setAttribute("data-vs-prose", "⚠ " + w);
+          warn.textContent = "⚠ " + w;
+          li.appendChild(warn);
+        });
+        if (step.tier && step.tier !== "grounded") {
+          var why = document.createElement("div");
+          why.className = "ws-reason";
+          why.textContent = step.tier + ": " + step.reason;
+          li.appendChild(why);
+        }
+        li.addEventListener("click", function () { act({ action: "goto", node: step.id }); });
+        list.appendChild(li);
+      });
+      $("ws-undo").disabled = !view.can_undo;
+      $("ws-redo").disabled = !view.can_redo;
+      var hint = $("ws-suggestion");
+      if (view.suggestion) {
+        hint.hidden = false;
+        hint.textContent = "Next: " + view.suggestion.operation + " — " + view.suggestion.justification;
+      } else { hint.hidden = true; }
+    }
+
+    $("ws-start").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      ws = null;
+      act({ action: "start", start: $("ws-start-input").value });
+    });
+    $("ws-command").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var input = $("ws-command-input");
+      var body = { action: "apply", command: input.value };
+      if (target !== null) { body.target = target; }
+      act(body).then(function (view) { if (view) { input.value = ""; } });
+    });
+    $("ws-undo").addEventListener("click", function () { act({ action: "undo" }); });
+    $("ws-redo").addEventListener("click", function () { act({ action: "redo" }); });
+    $("ws-next").addEventListener("click", function () { act({ action: "suggest" }); });
+    $("ws-send").addEventListener("click", function () {
+      if (!ws) { return; }
+      post("/api/pages", { title: "Workspace: " + ws.start, blocks: [{ kind: "workspace", data: { workspace: ws } }] })
+        .then(function (page) { window.location.href = page.url + "/edit"; })
+        .catch(function (e) { showError(err, e); });
+    });
+    act({ action: "start", start: $("ws-start-input").value });
+  }
+
+  // ---- page composer -------------------------------------------------------------------------
+
+  var TEMPLATES = {
+    markdown: { text: "Some text with maths: $x^2 = 4$." },
+    plot: { expr: "x^2 - 4", from: -3, to: 3 },
+    workspace: { workspace: { start: "x^2 = 4", cursor: 0, positive: [], nodes: [{ id: 0, parent: null, latex: "x^2 = 4" }] } },
+    exercise: { exercise: { state: "2x = 4", expected: "x = 2", operation: null, choices: [{ latex: "x = 2", correct: true }] } }
+  };
+
+  function composerPage() {
+    var root = $("pg"), ident = root.dataset.ident || null, blocks = [];
+    var err = $("pg-error");
+
+    function draw() {
+      var host = $("pg-blocks");
+      host.innerHTML = "";
+      blocks.forEach(function (block, i) {
+        var box = document.createElement("div");
+        box.className = "pg-block";
+        box.dataset.kind = block.kind;
+        var label = document.createElement("strong");
+        label.textContent = block.kind + " ";
+        box.appendChild(label);
+        [["↑", -1], ["↓", 1]].forEach(function (pair) {
+          var b = document.createElement("button");
+          b.type = "button"; b.textContent = pair[0];
+          b.setAttribute("aria-label", "move " + (pair[1] < 0 ? "up" : "down"));
+          b.addEventListener("click", function () {
+            var j = i + pair[1];
+            if (j < 0 || j >= blocks.length) { return; }
+            var t = blocks[i]; blocks[i] = blocks[j]; blocks[j] = t; draw();
+          });
+          box.appendChild(b);
+        });
+        var del = document.createElement("button");
+        del.type = "button"; del.textContent = "delete";
+        del.addEventListener("click", function () { blocks.splice(i, 1); draw(); });
+        box.appendChild(del);
+        var area = document.createElement("textarea");
+        area.value = block.kind === "markdown" ? block.data.text : JSON.stringify(block.data, null, 1);
+        area.setAttribute("aria-label", block.kind + " block " + (i + 1));
+        area.addEventListener("change", function () {
+          try {
+            block.data = block.kind === "markdown" ? { text: area.value } : JSON.parse(area.value);
+            showError(err, null);
+          } catch (e) { showError(err, new Error("block " + (i + 1) + ": " + e.message)); }
+        });
+        box.appendChild(area);
+        host.appendChild(box);
+      });
+    }
+
+    root.querySelectorAll("[data-add]").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var kind = b.getAttribute("data-add");
+        blocks.push({ kind: kind, data: JSON.parse(JSON.stringify(TEMPLATES[kind])) });
+        draw();
+      });
+    });
+    $("pg-save").addEventListener("click", function () {
+      var body = { title: $("pg-title").value, blocks: blocks };
+      var call = ident ? post("/api/pages/" + ident, body, "PUT") : post("/api/pages", body);
+      call.then(function (saved) {
+        showError(err, null);
+        if (!ident) { ident = saved.id; history.replaceState(null, "", "/pages/" + ident + "/edit"); }
+        var status = $("pg-status");
+        status.innerHTML = "";
+        status.appendChild(document.createTextNode("saved version " + saved.version + " · "));
+        var a = document.createElement("a");
+        a.href = saved.url; a.textContent = "view the page";
+        status.appendChild(a);
+      }).catch(function (e) { showError(err, e); });
+    });
+    if (ident) {
+      fetch("/api/pages/" + ident).then(function (r) { return r.json(); }).then(function (data) {
+        $("pg-title").value = data.page.title;
+        blocks = data.page.blocks;
+        draw();
+      });
+    } else { draw(); }
+  }
+
+  // ---- next-step game ------------------------------------------------------------------------
+
+  function playPage() {
+    var exercise = null, key = "veristep-play-score";
+    var score = JSON.parse(localStorage.getItem(key) || '{"points":0,"streak":0}');
+    var err = $("pl-error");
+
+    function record(right) {
+      score.streak = right ? score.streak + 1 : 0;
+      score.points += right ? 1 + Math.min(score.streak, 5) : 0;
+      localStorage.setItem(key, JSON.stringify(score));
+      $("pl-points").textContent = score.points;
+      $("pl-streak").textContent = score.streak;
+    }
+
+    function feedback(outcome, reason) {
+      var p = $("pl-feedback");
+      var right = outcome === "right" || outcome === "right-but-different";
+      p.className = right ? "pl-right" : "pl-wrong";
+      p.textContent = outcome + (reason ? ": " + reason : "");
+      record(right);
+    }
+
+    function show(ex) {
+      exercise = ex;
+      $("pl-ex").hidden = false;
+      tex($("pl-state"), ex.state);
+      var list = $("pl-choices");
+      list.innerHTML = "";
+      ex.choices.forEach(function (choice) {
+        var li = document.createElement("li");
+        var b = document.createElement("button");
+        b.type = "button";
+        tex(b, choice.latex);
+        b.addEventListener("click", function () {
+          if (choice.correct) { feedback("right", "this is the next step"); }
+          else { feedback("wrong", choice.reason); }
+        });
+        li.appendChild(b);
+        list.appendChild(li);
+      });
+      $("pl-feedback").textContent = "";
+    }
+
+    $("pl-points").textContent = score.points;
+    $("pl-streak").textContent = score.streak;
+    $("pl-new").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      post("/api/exercise", { prev: $("pl-prev").value, next: $("pl-next").value })
+        .then(function (data) { showError(err, null); show(data.exercise); })
+        .catch(function (e) { showError(err, e); });
+    });
+    $("pl-type").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (!exercise) { return; }
+      post("/api/exercise/answer", { exercise: exercise, answer: $("pl-answer").value })
+        .then(function (fb) { showError(err, null); feedback(fb.outcome, fb.reason); })
+        .catch(function (e) { showError(err, e); });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if ($("ws-state")) { workspacePage(); }
+    if ($("pg")) { composerPage(); }
+    if ($("pl-new")) { playPage(); }
+  });
+})();

@@ -1,0 +1,316 @@
+"""Routes of the interactive workspace: the conversational CAS, pages, and the next-step game.
+
+Routes only: every operation, grade, page edit and exercise comes from ``veristep.workspace``.
+The workspace is stateless on the server — the browser sends the workspace's JSON with each
+action and receives the new one — so a restart loses nothing and two tabs never interfere.
+Pages live in their own SQLite file beside the derivations store, with a version per save.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from veristep.core.errors import InputError
+
+router = APIRouter()
+MAX_LATEX = 20_000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActRequest(_Strict):
+    workspace: dict[str, Any] | None = None
+    start: str | None = Field(default=None, max_length=MAX_LATEX)
+    action: Literal["start", "apply", "undo", "redo", "goto", "suggest", "next"]
+    command: str | None = Field(default=None, max_length=500)
+    node: int | None = None
+    target: int | None = None
+
+
+class PageRequest(_Strict):
+    title: str = Field(min_length=1, max_length=200)
+    blocks: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
+
+
+class ExerciseRequest(_Strict):
+    prev: str = Field(min_length=1, max_length=MAX_LATEX)
+    next: str = Field(min_length=1, max_length=MAX_LATEX)
+    operation: str | None = Field(default=None, max_length=500)
+
+
+class AnswerRequest(_Strict):
+    exercise: dict[str, Any]
+    answer: str = Field(min_length=1, max_length=MAX_LATEX)
+
+
+# ---- the conversational CAS ---------------------------------------------------------------
+
+
+@router.post("/api/workspace")
+def workspace_act(body: ActRequest, request: Request) -> dict[str, Any]:
+    """One action on a workspace; the new workspace JSON and its current path, ready to show."""
+    from veristep.workspace.session import Workspace
+
+    settings = request.app.state.settings
+    if body.action == "start" or body.workspace is None:
+        if not body.start:
+            raise InputError("give the state to start from")
+        ws = Workspace(body.start, settings)
+    else:
+        ws = Workspace.from_json(body.workspace, settings)
+    suggestion = None
+    if body.action == "apply":
+        if not body.command:
+            raise InputError("say what to do, e.g. 'factor'")
+        ws.apply(body.command, target=body.target)
+    elif body.action == "undo":
+        ws.undo()
+    elif body.action == "redo":
+        ws.redo()
+    elif body.action == "goto":
+        ws.goto(body.node if body.node is not None else -1)
+    elif body.action == "suggest":
+        suggestion = ws.suggest()
+    elif body.action == "next":
+        ws.apply_suggestion()
+    return _view(ws, suggestion)
+
+
+def _view(ws: Any, suggestion: dict[str, str] | None) -> dict[str, Any]:
+    path = []
+    for node in ws.path():
+        verdict = node.verdict
+        path.append({
+            "id": node.id, "latex": node.latex, "operation": node.operation,
+            "warnings": node.warnings, "tier": verdict.tier.name_lower if verdict else None,
+            "icon": verdict.tier.icon if verdict else "",
+            "reason": verdict.reason if verdict else "",
+            "branches": len(ws.children(node.id)),
+        })  # fmt: skip
+    return {
+        "workspace": ws.to_json(),
+        "path": path,
+        "term": ws.term().latex_ids,
+        "can_undo": ws.current.parent is not None,
+        "can_redo": ws.current.last_child is not None,
+        "suggestion": suggestion,
+    }
+
+
+# ---- pages --------------------------------------------------------------------------------
+
+
+def _pages(request: Request) -> Any:
+    from veristep.workspace.page_store import PageStore
+
+    store = getattr(request.app.state, "page_store", None)
+    if store is None:
+        beside = Path(request.app.state.store.path).with_name("veristep-pages.sqlite3")
+        store = request.app.state.page_store = PageStore(beside)
+    return store
+
+
+def _page(body: PageRequest) -> Any:
+    from veristep.workspace.pages import Page
+
+    return Page.from_json(body.model_dump())
+
+
+@router.get("/api/pages")
+def list_pages(request: Request) -> dict[str, Any]:
+    rows = _pages(request).list()
+    return {"pages": [{"id": r.ident, "title": r.title, "version": r.version,
+                       "url": f"/pages/{r.ident}"} for r in rows]}  # fmt: skip
+
+
+@router.post("/api/pages")
+def create_page(body: PageRequest, request: Request) -> dict[str, Any]:
+    ident = _pages(request).save(_page(body))
+    return {"id": ident, "version": 1, "url": f"/pages/{ident}"}
+
+
+@router.put("/api/pages/{ident}")
+def save_page(ident: str, body: PageRequest, request: Request) -> dict[str, Any]:
+    version = _pages(request).save(_page(body), ident)
+    return {"id": ident, "version": version, "url": f"/pages/{ident}"}
+
+
+@router.get("/api/pages/{ident}")
+def get_page(ident: str, request: Request, version: int | None = None) -> dict[str, Any]:
+    stored = _pages(request).get(ident, version)
+    versions = [v for v, _ in _pages(request).versions(ident)]
+    return {"id": ident, "version": stored.version, "versions": versions,
+            "page": stored.page.to_json()}  # fmt: skip
+
+
+@router.get("/pages/new", response_class=HTMLResponse)
+def new_page() -> str:
+    return _shell("New page", COMPOSER_HTML.replace("{ident}", ""))
+
+
+@router.get("/pages/{ident}", response_class=HTMLResponse)
+def page_view(ident: str, request: Request, version: int | None = None) -> str:
+    from veristep.web.pages import layout
+    from veristep.workspace.pages import PAGE_CSS, render_blocks
+
+    stored = _pages(request).get(ident, version)
+    settings = request.app.state.settings
+    body = (
+        f"<style>{PAGE_CSS}</style>"
+        f'<p class="vs-page-meta">version {stored.version} · '
+        f'<a href="/pages/{html.escape(ident)}/edit">edit</a> · '
+        f'<a href="/pages/{html.escape(ident)}/export">download as one offline file</a></p>'
+        f'<div class="vs-page">{render_blocks(stored.page, _plotter(settings))}</div>'
+    )
+    return layout(stored.page.title, body)
+
+
+@router.get("/pages/{ident}/export")
+def page_export(ident: str, request: Request) -> Response:
+    from veristep.workspace.pages import export_html
+
+    stored = _pages(request).get(ident)
+    doc = export_html(stored.page, _plotter(request.app.state.settings))
+    disposition = f'attachment; filename="page-{ident}.html"'
+    return Response(doc, media_type="text/html", headers={"Content-Disposition": disposition})
+
+
+def _plotter(settings: Any) -> Any:
+    from veristep.workspace.plots import plot_svg
+
+    return lambda data: plot_svg(data, settings)
+
+
+# ---- the next-step game -------------------------------------------------------------------
+
+
+@router.post("/api/exercise")
+def make_exercise(body: ExerciseRequest, request: Request) -> dict[str, Any]:
+    from veristep.workspace.games import next_step_exercise
+
+    ex = next_step_exercise(body.prev, body.next, body.operation, request.app.state.settings)
+    return {"exercise": ex.to_json()}
+
+
+@router.post("/api/exercise/answer")
+def answer_exercise(body: AnswerRequest, request: Request) -> dict[str, Any]:
+    from veristep.workspace.games import Exercise, grade_answer
+
+    try:
+        exercise = Exercise.from_json(body.exercise)
+    except (KeyError, TypeError) as exc:
+        raise InputError(f"not an exercise: {exc}") from None
+    return grade_answer(exercise, body.answer, request.app.state.settings).to_json()
+
+
+@router.get("/api/derivations/{ident}/exercises")
+def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
+    """A saved derivation turned into next-step exercises (a teacher's exercise page)."""
+    from veristep.workspace.games import exercises_from_derivation
+
+    row = request.app.state.store.get(ident)
+    if row is None:
+        raise InputError(f"no saved derivation {ident!r}")
+    exercises = exercises_from_derivation(row.derivation, request.app.state.settings)
+    return {"exercises": [e.to_json() for e in exercises]}
+
+
+# ---- HTML shells (the logic is in /assets/workspace.js) --------------------------------------
+
+
+def _shell(title: str, body: str) -> str:
+    from veristep.web.pages import layout
+
+    return layout(title, body + '<script src="/assets/workspace.js" defer></script>')
+
+
+@router.get("/workspace", response_class=HTMLResponse)
+def workspace_page() -> str:
+    return _shell("Workspace", WORKSPACE_HTML)
+
+
+@router.get("/pages/{ident}/edit", response_class=HTMLResponse)
+def edit_page(ident: str, request: Request) -> str:
+    _pages(request).get(ident)  # a located 400 for an unknown page
+    return _shell("Edit page", COMPOSER_HTML.replace("{ident}", html.escape(ident)))
+
+
+@router.get("/play", response_class=HTMLResponse)
+def play_page() -> str:
+    return _shell("Next step", PLAY_HTML)
+
+
+WORKSPACE_HTML = """
+<h1>Workspace</h1>
+<p>Start from a state, then say what to do: <em>factor</em>, <em>solve for x</em>,
+<em>divide both sides by x − 1</em>, <em>complete the square</em>. Every operation becomes a step
+that the verifier grades. Click a glyph to select a sub-term, then <em>expand this</em>.</p>
+<form id="ws-start" class="card"><label for="ws-start-input">Start</label>
+  <input id="ws-start-input" value="x^2 - 5x + 6 = 0" autocomplete="off" spellcheck="false">
+  <button type="submit">Start</button></form>
+<div class="card">
+  <div id="ws-state" class="ws-state" aria-live="polite"></div>
+  <p id="ws-selection" class="hint">no sub-term selected</p>
+  <form id="ws-command"><label for="ws-command-input">Do</label>
+    <input id="ws-command-input" placeholder="factor · solve for x · expand this"
+      autocomplete="off" spellcheck="false"><button type="submit">Apply</button></form>
+  <pre id="ws-error" class="field-error" hidden></pre>
+  <div class="ws-buttons"><button id="ws-undo" type="button">Undo</button>
+    <button id="ws-redo" type="button">Redo</button>
+    <button id="ws-next" type="button">What would you do next?</button>
+    <button id="ws-send" type="button">Send to a page</button></div>
+  <p id="ws-suggestion" class="hint" hidden></p>
+</div>
+<ol id="ws-steps" class="ws-steps"></ol>
+<style>
+.ws-state { font-size: 1.6em; min-height: 2em; } .ws-state [data-n] { cursor: pointer; }
+.ws-state .ws-picked { background: #ffe58a; border-radius: 3px; }
+.ws-steps li { margin: .4em 0; cursor: pointer; } .ws-steps .ws-warn { color: #8a5a00; }
+.ws-steps .ws-reason { color: #555; font-size: .85em; } .ws-steps .ws-current { font-weight: bold; }
+.ws-buttons button { margin-right: .4em; }
+</style>
+"""
+
+COMPOSER_HTML = """
+<h1>Page</h1>
+<div id="pg" data-ident="{ident}" class="card">
+  <label for="pg-title">Title</label> <input id="pg-title" value="A page" autocomplete="off">
+  <div id="pg-blocks"></div>
+  <div class="pg-add">Add: <button type="button" data-add="markdown">Text</button>
+    <button type="button" data-add="plot">Plot</button>
+    <button type="button" data-add="workspace">Workspace</button>
+    <button type="button" data-add="exercise">Exercise</button></div>
+  <button id="pg-save" type="button">Save</button> <span id="pg-status" aria-live="polite"></span>
+  <pre id="pg-error" class="field-error" hidden></pre>
+</div>
+<style>.pg-block { border: 1px solid #ccd; border-radius: 6px; padding: .5em; margin: .5em 0; }
+.pg-block textarea { width: 100%; min-height: 5em; font-family: monospace; }</style>
+"""
+
+PLAY_HTML = """
+<h1>What's the next step?</h1>
+<form id="pl-new" class="card"><label for="pl-prev">From</label>
+  <input id="pl-prev" value="(x-2)(x-3) = 0" autocomplete="off">
+  <label for="pl-next">Expected next step</label>
+  <input id="pl-next" value="x = 2 \\lor x = 3" autocomplete="off">
+  <button type="submit">Make the exercise</button></form>
+<div id="pl-ex" class="card" hidden>
+  <div id="pl-state" class="ws-state"></div>
+  <ol id="pl-choices" type="A"></ol>
+  <form id="pl-type"><label for="pl-answer">Or type the next state</label>
+    <input id="pl-answer" autocomplete="off"><button type="submit">Check</button></form>
+  <p id="pl-feedback" aria-live="polite"></p>
+  <p>Score <span id="pl-points">0</span> · streak <span id="pl-streak">0</span></p>
+</div>
+<pre id="pl-error" class="field-error" hidden></pre>
+<style>#pl-choices button { font-size: 1.2em; margin: .2em; min-width: 10em; }
+.pl-right { color: #1a7f37; } .pl-wrong { color: #b42318; }</style>
+"""
