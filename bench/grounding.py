@@ -51,11 +51,15 @@ def main() -> None:
           f"past the step deadline (+250 ms): {late}")  # fmt: skip
     print(f"decided {result['decided']}/{result['transitions']} ({result['decided_rate']:.1%}), "
           f"agreement {result['agreement']:.1%}, unsound {len(result['unsound'])}")  # fmt: skip
+    print(f"chain verdicts: valid decided {result['valid_decided_rate']:.1%}; invalid refuted "
+          f"{result['invalid_refuted_rate']:.1%}; invalid shown grounded/verified "
+          f"{len(result['invalid_shown_strong'])} {result['invalid_shown_strong']}")  # fmt: skip
     if args.out:
         with args.out.open("w", encoding="utf-8") as fh:
             for o in outcomes:
                 row = {"id": o.pair.id, "expect": o.pair.expect, "relation": o.relation,
-                       "tier": o.tier, "ms": round(o.ms, 2), "reason": o.reason}  # fmt: skip
+                       "tier": o.tier, "chain_tier": o.chain_tier, "ms": round(o.ms, 2),
+                       "reason": o.reason}  # fmt: skip
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 

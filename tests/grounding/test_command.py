@@ -82,15 +82,37 @@ def test_jsonl_batch_one_result_per_line(
         encoding="utf-8",
     )  # fmt: skip
     code, out, err = _run(capsys, "--jsonl", str(batch))
-    assert code == 2  # two bad lines, reported, the rest still judged
+    assert code == 2  # a bad line, reported, the rest still judged
     rows = [json.loads(line) for line in out.splitlines()]
-    assert len(rows) == 4
+    assert [r["line"] for r in rows] == [1, 2, 3, 4]
     assert rows[0]["steps"][0]["tier"] == "plausible"  # a lost root: plausible at best
     assert "but the step was declared 'rewrite'" in rows[0]["steps"][0]["reason"]
-    assert rows[1]["line"] == 2 and rows[1]["error"] == "input"
+    assert rows[1]["error"] == "input"
     assert rows[2]["endpoint"]["reached"] is True and rows[2]["confidence"]["tier"] == "grounded"
-    assert rows[3]["line"] == 4 and "colour" in rows[3]["message"]
-    assert "line 2" in err and "line 4" in err
+    # An extra key is graded as it is, and reported.
+    assert rows[3]["warnings"] == ["unknown key(s) colour ignored"] and "steps" in rows[3]
+    assert "line 2" in err and "line 4" not in err
+
+
+def test_jsonl_labelled_corpus_keeps_ids_and_line_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    batch = tmp_path / "labelled.jsonl"
+    batch.write_text(
+        json.dumps({"id": "q1", "label": "valid", "states": ["2x = 4", "x = 2"]}) + "\n"
+        + "\n"
+        + '{"id": 7, "states": ["x\\ud800 = 1", "x = 1"]}\n'
+        + json.dumps({"id": "q3", "states": ["x = 1", "x = 1"], "notes": "same"}) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    code, out, err = _run(capsys, "--jsonl", str(batch))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and [r["line"] for r in rows] == [1, 2, 3, 4]
+    assert rows[0]["id"] == "q1" and rows[0]["confidence"]["tier"] == "grounded"
+    assert rows[1]["error"] == "input" and "blank line" in rows[1]["message"]
+    # A lone surrogate costs its own state (unchecked, located), never the batch.
+    assert rows[2]["id"] == 7 and rows[2]["steps"][0]["tier"] == "unchecked"
+    assert rows[3]["id"] == "q3" and rows[3]["warnings"] == ["unknown key(s) notes ignored"]
 
 
 def test_missing_batch_file_is_a_usage_error(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from veristep.core.settings import Settings
 
 HELP = "judge every step of a derivation: grounded · verified · plausible · unchecked · refuted"
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _BATCH_KEYS = frozenset({"states", "change_types", "target", "positive"})
 
 
@@ -80,13 +82,17 @@ def _run_one(
 
 
 def _run_batch(source: str, settings: Settings, positive: frozenset[str]) -> int:
+    """One result line per input line, in order, each carrying its ``line`` number (and the
+    item's ``id`` when it has one), whatever any other line does."""
     from veristep.grounding.chain import check
 
-    lines = _read_lines(source)
-    bad = 0
-    for number, line in _progress(lines):
+    bad = failed = 0
+    for number, line in _progress(_read_lines(source)):
+        warnings: list[str] = []
+        item_id: Any = None
         try:
-            item = _parse_item(line, number)
+            item = _parse_item(line, warnings)
+            item_id = item.get("id")
             result: dict[str, Any] = check(
                 item["states"], item.get("change_types"), item.get("target"), settings,
                 positive | frozenset(item.get("positive") or ()),
@@ -94,22 +100,36 @@ def _run_batch(source: str, settings: Settings, positive: frozenset[str]) -> int
         except InputError as err:
             bad += 1
             print(f"veristep check: line {number}: {err.one_line()}", file=sys.stderr)
-            result = {"line": number, **err.to_json()}
-        print(json.dumps(result, ensure_ascii=False), flush=True)
-    return 2 if bad else 0
+            result = err.to_json()
+        except Exception as exc:  # one broken line must not cost the lines after it
+            failed += 1
+            message = f"internal error: {type(exc).__name__}"
+            print(f"veristep check: line {number}: {message}", file=sys.stderr)
+            result = {"error": message}
+        head: dict[str, Any] = {"line": number}
+        if item_id is not None:
+            head["id"] = item_id
+        if warnings:
+            head["warnings"] = warnings
+        print(json.dumps({**head, **result}, ensure_ascii=False), flush=True)
+    return 1 if failed else 2 if bad else 0
 
 
 def _read_lines(source: str) -> list[tuple[int, bytes]]:
-    """The non-blank lines as bytes: each is decoded on its own, so that one line that is not
-    UTF-8 costs that line only, with its own located error."""
+    """Every line as bytes (blank ones too: output line N answers input line N); each is decoded
+    on its own, so that one line that is not UTF-8 costs that line only."""
     try:
         data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read {source}: {exc.strerror or exc}") from None
-    return [(i, line) for i, line in enumerate(data.splitlines(), 1) if line.strip()]
+    return list(enumerate(data.splitlines(), 1))
 
 
-def _parse_item(raw: bytes, number: int) -> dict[str, Any]:
+def _parse_item(raw: bytes, warnings: list[str]) -> dict[str, Any]:
+    """The JSON object of one line. Keys other than the batch's own (an id, a label, notes)
+    are kept for the caller and reported once in ``warnings``; ``id`` is echoed."""
+    if not raw.strip():
+        raise InputError("blank line: expected a JSON object with a 'states' list")
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -122,9 +142,13 @@ def _parse_item(raw: bytes, number: int) -> dict[str, Any]:
         raise InputError("invalid JSON: nested too deeply") from None
     if not isinstance(item, dict):
         raise InputError("each line must be a JSON object with a 'states' list")
-    unknown = sorted(set(item) - _BATCH_KEYS)
+    item = _without_surrogates(item)
+    unknown = sorted(set(item) - _BATCH_KEYS - {"id"})
     if unknown:
-        raise InputError(f"unknown key(s) {', '.join(unknown)}; expected {sorted(_BATCH_KEYS)}")
+        warnings.append(f"unknown key(s) {', '.join(unknown)} ignored")
+    if item.get("id") is not None and not isinstance(item["id"], (str, int, float)):
+        warnings.append("'id' is not a string or number; not echoed")
+        item.pop("id")
     if not _strings(item.get("states")) or not item["states"]:
         raise InputError("'states' must be a non-empty list of LaTeX strings")
     for key in ("change_types", "positive"):
@@ -133,6 +157,22 @@ def _parse_item(raw: bytes, number: int) -> dict[str, Any]:
     if item.get("target") is not None and not isinstance(item["target"], str):
         raise InputError(f"'target' must be a LaTeX string, got {_shown(item['target'])}")
     return item
+
+
+def _without_surrogates(value: Any) -> Any:
+    """JSON may spell lone surrogates (``"\\ud800"``), which no UTF-8 output can carry: each
+    becomes U+FFFD, so the state is reported unparseable at its column instead of crashing.
+
+    >>> _without_surrogates({"states": ["x" + chr(0xD800)]}) == {"states": ["x" + chr(0xFFFD)]}
+    True
+    """
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    return value
 
 
 def _strings(value: Any) -> bool:

@@ -46,6 +46,7 @@ class Outcome:
     ms: float
     timed_out: bool
     reason: str = ""
+    chain_tier: str = ""  # the verdict of the two-state chain (conclusion gate included)
 
     @property
     def says(self) -> str | None:
@@ -76,19 +77,17 @@ def load_stack_pairs(path: Path | None = None) -> list[StackPair]:
 
 def judge_pairs(pairs: list[StackPair], settings: Settings) -> Iterator[Outcome]:
     """Judge every pair with a fresh context (no memo carried over, honest per-pair timing)."""
-    from veristep.grounding.chain import judge_transition
-    from veristep.grounding.decision import Context
-    from veristep.grounding.states import parse_state
+    from veristep.grounding.chain import check
 
     for pair in pairs:
         positive = _positive(pair, settings)
-        ctx = Context(settings=settings, positive=positive)
-        prev, nxt = (parse_state(s, settings, positive) for s in pair.states)
-        verdict = judge_transition(prev, nxt, pair.change_type, ctx)
+        types = [pair.change_type] if pair.change_type else None
+        derivation = check(pair.states, types, settings=settings, positive=positive)
+        verdict = derivation.steps[0]
         timed_out = "timeout" in verdict.reason or "budget exhausted" in verdict.reason
         yield Outcome(
             pair, verdict.relation.value, verdict.tier.name_lower, verdict.ms, timed_out,
-            verdict.reason,
+            verdict.reason, derivation.confidence.tier.name_lower,
         )  # fmt: skip
 
 
@@ -108,6 +107,8 @@ def _positive(pair: StackPair, settings: Settings) -> frozenset[str]:
 
 def score(outcomes: list[Outcome]) -> dict[str, Any]:
     decided = [o for o in outcomes if o.says is not None]
+    valid = [o for o in outcomes if o.pair.expect == "valid"]
+    invalid = [o for o in outcomes if o.pair.expect == "invalid"]
     agree = [o for o in decided if o.says == o.pair.expect]
     times = sorted(o.ms for o in outcomes)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
@@ -117,6 +118,16 @@ def score(outcomes: list[Outcome]) -> dict[str, Any]:
         "decided_rate": len(decided) / len(outcomes) if outcomes else 0.0,
         "agreement": len(agree) / len(decided) if decided else 0.0,
         "unsound": [o.pair.id for o in outcomes if o.unsound],
+        # The issue's yardsticks, on the two-state chain verdict a user sees.
+        "invalid_shown_strong": [o.pair.id for o in invalid if o.chain_tier in _STRONG],
+        "invalid_refuted_rate": (
+            sum(1 for o in invalid if o.chain_tier == Tier.REFUTED.name_lower) / len(invalid)
+            if invalid
+            else 0.0
+        ),
+        "valid_decided_rate": (
+            sum(1 for o in valid if o.says is not None) / len(valid) if valid else 0.0
+        ),
         "disagree": [o.pair.id for o in decided if o.says != o.pair.expect],
         "timeouts": sum(1 for o in outcomes if o.timed_out),
         "median_ms": statistics.median(times) if times else 0.0,
