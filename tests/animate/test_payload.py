@@ -89,3 +89,26 @@ def test_vendored_katex_is_pinned_and_small():
     assert fonts and all(f.suffix == ".woff2" for f in fonts)
     total = sum(f.stat().st_size for f in root.rglob("*") if f.is_file())
     assert total < 800_000
+
+
+def test_plots_for_a_one_unknown_start_and_a_witnessed_refuted_step(make_derivation):
+    derivation = make_derivation(["2x + 3 = 9", "2x = 6", "x = 4"], ["grounded", "refuted"])
+    derivation["steps"][1]["witness"] = [4]
+    plots = build_payload(derivation)["plots"]
+    assert [(p["kind"], p["frame"], p["var"]) for p in plots] == [
+        ("equation", 0, "x"),
+        ("witness", 2, "x"),
+    ]
+    assert plots[1]["witness"] == 4.0
+    # Parameters, or a witness that is not one number: no plot rather than a wrong one.
+    derivation = make_derivation(["a x = 1", "x = 1"], ["refuted"])
+    derivation["steps"][0]["witness"] = {"x": "1", "a": "2"}
+    assert build_payload(derivation)["plots"] == []
+
+
+def test_vendored_uplot_is_pinned_and_licensed():
+    root = static_dir() / "uplot"
+    assert (root / "VERSION").read_text().strip() == "1.6.32"
+    assert "MIT" in (root / "LICENSE").read_text()
+    assert (root / "uPlot.iife.min.js").stat().st_size < 100_000
+    assert "uPlot" in export_html({"states": [], "steps": []})

@@ -194,6 +194,10 @@ def test_export_renders_the_same_with_the_network_disabled(
     )
     page2.evaluate("document.fonts.ready")
     exported = page2.evaluate(GLYPHS)
+    # The export carries the steps view and the plot, drawn with the inlined uPlot.
+    assert page2.locator(".vs-step-item").count() == 3
+    assert page2.locator(".vs-plot[data-kind=equation] canvas").count() >= 1
+    assert page2.get_attribute(".vs-plot[data-kind=equation]", "data-marks") == "[3]"
     page2.screenshot(path=str(artifacts / "export-offline.png"))
     offline.close()
     assert [g[:2] for g in exported] == [g[:2] for g in online]

@@ -174,6 +174,13 @@ def test_steps_view_warnings_and_legend_for_a_wrong_step(chromium, server, artif
     items.nth(2).click()
     assert page.get_attribute(".vs-mount", "data-frame") == "2"
     assert items.nth(2).get_attribute("aria-current") == "step"
+    # The witness on a plot: both states' residuals, the point where one holds and one not.
+    plot = page.locator(".vs-plot[data-kind=witness]")
+    assert plot.count() == 1 and plot.get_attribute("data-witness") == "4"
+    assert plot.locator("canvas").count() >= 1 and "x = 4" in plot.inner_text()
+    start_plot = page.locator(".vs-plot[data-kind=equation]")
+    assert start_plot.get_attribute("data-marks") == "[3]"  # 2x + 3 = 9 meets at x = 3
+    plot.screenshot(path=str(artifacts / "witness-plot-390.png"))
     # Readable labels, not LaTeX, for the formula and the title.
     assert "\\" not in page.get_attribute(".vs-stage", "aria-label")
     assert "\\" not in page.title()

@@ -58,3 +58,12 @@ def player_js() -> str:
 
 def player_css() -> str:
     return _read("player.css")
+
+
+def uplot_js() -> str:
+    """uPlot (MIT, pinned in ``uplot/VERSION``), which draws the payload's plots."""
+    return _read("uplot/uPlot.iife.min.js")
+
+
+def uplot_css() -> str:
+    return _read("uplot/uPlot.min.css")

@@ -16,7 +16,14 @@ import html
 import json
 from typing import Any
 
-from veristep.animate.assets import katex_css, katex_js, player_css, player_js
+from veristep.animate.assets import (
+    katex_css,
+    katex_js,
+    player_css,
+    player_js,
+    uplot_css,
+    uplot_js,
+)
 
 
 def embed_json(data: Any) -> str:
@@ -30,13 +37,17 @@ def _head_assets(inline: bool, static_url: str) -> str:
         return (
             f"<style>{katex_css(inline_fonts=True)}</style>\n"
             f"<style>{player_css()}</style>\n"
+            f"<style>{uplot_css()}</style>\n"
             f"<script>{_script_safe(katex_js())}</script>\n"
+            f"<script>{_script_safe(uplot_js())}</script>\n"
             f"<script>{_script_safe(player_js())}</script>"
         )
     return (
         f'<link rel="stylesheet" href="{static_url}/katex.css">\n'
         f'<link rel="stylesheet" href="{static_url}/player.css">\n'
+        f'<link rel="stylesheet" href="{static_url}/uplot/uPlot.min.css">\n'
         f'<script src="{static_url}/katex/katex.min.js" defer></script>\n'
+        f'<script src="{static_url}/uplot/uPlot.iife.min.js" defer></script>\n'
         f'<script src="{static_url}/player.js" defer></script>'
     )
 

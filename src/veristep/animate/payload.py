@@ -4,7 +4,8 @@ Shape (``format: veristep-animation``, version 1)::
 
     {"frames": [{"latex", "tex", "ids", "error"?}],      # tex: LaTeX with \\htmlData{n=ID}{…}
      "steps":  [{"index", "tier", "icon", "relation", "operation", "reason", "check",
-                 "moves", "deletes", "inserts"}],         # id lists, as the engine will animate
+                 "witness", "moves", "deletes", "inserts"}],  # id lists, as the engine animates
+     "plots":  [{"kind": "equation" | "witness", "frame", "var", ...}],  # see animate.plots
      "start", "target", "confidence", "endpoint", "proposer"}
 
 A state that does not parse still becomes a frame (wrapped in one fresh id, so it cross-fades);
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from veristep.animate.graphs import tree_from_graph
+from veristep.animate.plots import plots_for
 from veristep.animate.rebase import IdThread
 from veristep.core.errors import VeristepError
 from veristep.core.tiers import Tier
@@ -73,7 +75,8 @@ def build_payload(
         "start": derivation.get("start"),
         "target": derivation.get("target"),
         "frames": frames,
-        "steps": [_step(s, frames) for s in steps_in],
+        "steps": (steps := [_step(s, frames) for s in steps_in]),
+        "plots": plots_for(derivation, parse, steps),
         "confidence": _confidence(derivation.get("confidence"), steps_in),
         "endpoint": derivation.get("endpoint"),
         "proposer": derivation.get("proposer"),

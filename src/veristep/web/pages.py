@@ -63,8 +63,10 @@ def layout(title: str, body: str, active: str = "") -> str:
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/katex.css">
 <link rel="stylesheet" href="/static/player.css">
+<link rel="stylesheet" href="/static/uplot/uPlot.min.css">
 <link rel="stylesheet" href="/assets/app.css">
 <script src="/static/katex/katex.min.js" defer></script>
+<script src="/static/uplot/uPlot.iife.min.js" defer></script>
 <script src="/static/player.js" defer></script>
 <script src="/assets/app.js" defer></script>
 </head><body>

@@ -320,6 +320,7 @@
     this.widths = null;  // each state's natural width, measured once the stage has a size
     this.build();
     this.show(0);
+    this.drawPlots();
     players.push(this);
   }
 
@@ -411,8 +412,12 @@
     this.reason.setAttribute("role", "status");
     this.root.appendChild(this.reason);
     this.root.appendChild(legend());
+    this.root.appendChild(this.buildPlots());
     this.root.appendChild(this.buildSteps());
-    window.addEventListener("resize", function () { if (!self.transition) self.fit(); });
+    window.addEventListener("resize", function () {
+      if (!self.transition) self.fit();
+      self.drawPlots();
+    });
   };
 
   /* Red, amber and grey notes above the stage, one per step that is wrong, lossy or unreadable,
@@ -530,6 +535,154 @@
     section.appendChild(list);
     this.stepList = list;
     return section;
+  };
+
+  /* Plots (drawn with the vendored uPlot when it is on the page). The payload gives expression
+     trees; they are evaluated here in plain floating point, never eval'd as code. */
+  var FN = {
+    sin: Math.sin, cos: Math.cos, tan: Math.tan, exp: Math.exp, ln: Math.log, log: Math.log,
+    sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, arctan: Math.atan
+  };
+  function evalTree(t, x) {
+    if (!Array.isArray(t)) return NaN;
+    var i, v;
+    switch (t[0]) {
+      case "num": return +t[1];
+      case "var": return x;
+      case "add": v = 0; for (i = 1; i < t.length; i++) v += evalTree(t[i], x); return v;
+      case "mul": v = 1; for (i = 1; i < t.length; i++) v *= evalTree(t[i], x); return v;
+      case "neg": return -evalTree(t[1], x);
+      case "div": return evalTree(t[1], x) / evalTree(t[2], x);
+      case "pow": return Math.pow(evalTree(t[1], x), evalTree(t[2], x));
+      case "sqrt": return Math.sqrt(evalTree(t[1], x));
+      case "root": return Math.pow(evalTree(t[1], x), 1 / evalTree(t[2], x));
+      case "abs": return Math.abs(evalTree(t[1], x));
+      case "fn": return FN[t[1]] ? FN[t[1]](evalTree(t[2], x)) : NaN;
+      case "log": return Math.log(evalTree(t[2], x)) / Math.log(evalTree(t[1], x));
+    }
+    return NaN;
+  }
+  function finite(y) { return isFinite(y) && Math.abs(y) < 1e6 ? y : null; }
+  function round(v) { return Math.abs(v) < 1e-9 ? 0 : +v.toPrecision(4); }
+
+  /* Where f changes sign between samples and really is ~0 there (a pole is not a root). */
+  function roots(f, lo, hi, n) {
+    var out = [], step = (hi - lo) / n, a = lo, fa = f(a);
+    for (var i = 1; i <= n; i++) {
+      var b = lo + i * step, fb = f(b);
+      if (isFinite(fa) && fa === 0) out.push(a);
+      else if (isFinite(fa) && isFinite(fb) && fa * fb < 0) {
+        var l = a, r = b, fl = fa;
+        for (var j = 0; j < 60; j++) {
+          var m = (l + r) / 2, fm = f(m);
+          if (!isFinite(fm)) break;
+          if (fl * fm <= 0) r = m; else { l = m; fl = fm; }
+        }
+        var x = (l + r) / 2;
+        if (Math.abs(f(x)) < 1e-6 * (1 + Math.abs(fa) + Math.abs(fb))) out.push(x);
+      }
+      a = b; fa = fb;
+    }
+    return out.filter(function (x, k) { return k === 0 || Math.abs(x - out[k - 1]) > step; });
+  }
+
+  Player.prototype.buildPlots = function () {
+    var self = this, specs = this.payload.plots || [];
+    var section = el("section", "vs-plots");
+    section.hidden = !specs.length || !window.uPlot;
+    if (section.hidden) return section;
+    section.appendChild(el("h2", null, "Plots"));
+    this.plotCharts = [];
+    specs.forEach(function (spec) {
+      var fig = el("figure", "vs-plot");
+      fig.setAttribute("data-kind", spec.kind);
+      fig.setAttribute("data-frame", String(spec.frame));
+      var cap = el("figcaption");
+      var box = el("div", "vs-plot-canvas");
+      fig.appendChild(box);
+      fig.appendChild(cap);
+      section.appendChild(fig);
+      self.plotCharts.push({ spec: spec, fig: fig, box: box, cap: cap, chart: null });
+    });
+    return section;
+  };
+
+  /* Drawn once the section has a width (after build), and again when the window resizes. */
+  Player.prototype.drawPlots = function () {
+    var self = this;
+    (this.plotCharts || []).forEach(function (p) {
+      var width = Math.max(240, Math.min(720, p.box.clientWidth || self.root.clientWidth || 320));
+      if (p.chart) { p.chart.setSize({ width: width, height: 240 }); return; }
+      try { self.drawPlot(p, width); } catch (err) {
+        p.fig.setAttribute("data-error", String(err && err.message || err));
+        p.cap.textContent = "This plot could not be drawn.";
+      }
+    });
+  };
+
+  Player.prototype.drawPlot = function (p, width) {
+    var spec = p.spec, v = spec.var || "x";
+    var f1, f2, label1, label2, marks, markLabel, lo = -10, hi = 10;
+    if (spec.kind === "witness") {
+      f1 = function (x) { return evalTree(spec.before, x); };
+      f2 = function (x) { return evalTree(spec.after, x); };
+      label1 = "state " + (spec.frame - 1) + ": left \u2212 right";
+      label2 = "state " + spec.frame + ": left \u2212 right";
+      lo = Math.min(lo, spec.witness - 5); hi = Math.max(hi, spec.witness + 5);
+      marks = [spec.witness]; markLabel = "witness";
+    } else {
+      f1 = function (x) { return evalTree(spec.left, x); };
+      f2 = function (x) { return evalTree(spec.right, x); };
+      label1 = "left side"; label2 = "right side";
+      var found = roots(function (x) { return f1(x) - f2(x); }, -50, 50, 2000);
+      if (found.length) {
+        lo = Math.min(lo, Math.min.apply(null, found) - 2);
+        hi = Math.max(hi, Math.max.apply(null, found) + 2);
+        if (hi - lo > 100) { lo = Math.max(lo, -50); hi = Math.min(hi, 50); }
+      }
+      marks = found.filter(function (x) { return x >= lo && x <= hi; }); markLabel = "roots";
+    }
+    var xs = [], n = 400;
+    for (var i = 0; i <= n; i++) xs.push(lo + (hi - lo) * i / n);
+    marks.forEach(function (m) { xs.push(m); });
+    xs.sort(function (a, b) { return a - b; });
+    var markSet = new Set(marks);
+    var y1 = xs.map(function (x) { return finite(f1(x)); });
+    var y2 = xs.map(function (x) { return finite(f2(x)); });
+    // A mark sits on the curve that holds there: the meeting point, or the state that is true.
+    var ym = xs.map(function (x, k) {
+      if (!markSet.has(x)) return null;
+      if (spec.kind === "witness") return 0;
+      return y1[k];
+    });
+    p.chart = new window.uPlot({
+      width: width, height: 240,
+      scales: { x: { time: false } },
+      axes: [{ label: v }, {}],
+      legend: { show: true },
+      series: [
+        { label: v },
+        { label: label1, stroke: "#2f5fd0", width: 2 },
+        { label: label2, stroke: "#b36b00", width: 2, dash: [6, 4] },
+        { label: markLabel, stroke: spec.kind === "witness" ? "#b3261e" : "#1d2330",
+          paths: function () { return null; },
+          points: { show: true, size: 11, width: 2,
+                    fill: spec.kind === "witness" ? "#b3261e" : "#1d2330" } }
+      ]
+    }, [xs, y1, y2, ym], p.box);
+    p.fig.setAttribute("data-marks", JSON.stringify(marks.map(round)));
+    var words = marks.map(function (m) { return v + " = " + round(m); }).join(", ");
+    if (spec.kind === "witness") {
+      var before = f1(spec.witness), after = f2(spec.witness);
+      p.cap.textContent = "Step " + spec.frame + ": at " + words + " the previous state gives " +
+        "left \u2212 right = " + round(before) + " and the new one " + round(after) +
+        ", so they do not have the same solutions.";
+      p.fig.setAttribute("data-witness", String(round(spec.witness)));
+    } else {
+      p.cap.textContent = "Both sides of the start plotted against " + v + ": " +
+        (marks.length ? "they meet at " + words + "." : "they do not meet in this range.");
+    }
+    p.fig.setAttribute("aria-label", p.cap.textContent);
   };
 
   function highlight(frame, inserted) {
