@@ -151,3 +151,17 @@ def test_prose_is_cut_but_mathematics_with_words_is_kept() -> None:
     assert first == "x = 3"
     assert second == "\\sin x = \\cos x \\text{ for all } x"
     assert third == "x = 2 or x = 3 by the quadratic formula"  # a logical word: left whole
+
+
+def test_the_judge_asks_once_and_a_dead_server_is_no_opinion_stub() -> None:
+    from veristep.propose.llm.judge import PedagogyJudge
+
+    proposer = LLMProposer(DummyLM([_answer("STEP 1\nexpr: 2x = 6\nSTEP 2\nexpr: x = 3")]), "d")
+    d = derive("2x + 1 = 7", "x = 3", proposer=proposer, settings=SETTINGS)
+    with OpenAIStubServer(["no fields here, just chatter"]) as server:
+        lm = make_lm("hosted_vllm/stub-model", SETTINGS, api_base=server.api_base)
+        assert PedagogyJudge(lm)(d)[0] == 0.5
+    assert len(server.requests) == 1  # no second, JSON-adapter request
+    down = make_lm("hosted_vllm/down", SETTINGS, api_base=f"http://127.0.0.1:{_closed_port()}/v1")
+    score, comment = PedagogyJudge(down)(d)
+    assert score == 0.5 and comment.startswith("judge unavailable: cannot reach the model server")

@@ -15,6 +15,7 @@ import dspy
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 from veristep.core.verdicts import Derivation
+from veristep.llm.errors import describe_model_failure, lm_budgets
 from veristep.propose.llm.program import make_lm
 
 
@@ -47,11 +48,15 @@ class PedagogyJudge:
         return cls(make_lm(name, settings))
 
     def __call__(self, d: Derivation) -> tuple[float, str]:
+        # No JSON-adapter retry: an unreadable reply is no opinion, not a reason to ask twice.
+        adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)
         try:
-            with dspy.context(lm=self.lm):
+            with dspy.context(lm=self.lm, adapter=adapter):
                 out = self.program(derivation=render_for_judge(d))
         except Exception as exc:  # a failed judge is no opinion, not a verdict
-            return 0.5, f"judge unavailable: {type(exc).__name__}"
+            timeout_s, api_base = lm_budgets(self.lm)
+            why = describe_model_failure(exc, timeout_s=timeout_s, api_base=api_base)
+            return 0.5, f"judge unavailable: {why}"
         return _score(out.clarity), str(out.comment or "")
 
 
