@@ -72,3 +72,25 @@ def test_each_slice_has_licence_provenance_and_pinned_or_documented_files(corpus
 def test_the_test_data_stays_small() -> None:
     total = sum(p.stat().st_size for p in TEST_DATA.rglob("*") if p.is_file())
     assert total < 8 * 1024 * 1024, f"tests/data holds {total / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["prove", "--bench", "minif2f-rocq", "--limit", "1"],
+        ["review", "--bench", "prmbench", "--limit", "1"],
+        ["alps", "generate", "--no-progress", "--out", "generated.jsonl"],
+    ],
+)
+def test_benchmark_commands_without_corpora_say_how_to_get_them(
+    argv: list[str], tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from veristep.cli import main
+
+    monkeypatch.delenv("VERISTEP_DATA_ROOT")
+    monkeypatch.setenv("VERISTEP_DATA_DIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "veristep data fetch" in err and "VERISTEP_DATA_ROOT" in err
