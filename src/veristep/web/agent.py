@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veristep.core.errors import InputError
+from veristep.web.limits import lone_surrogate
 
 TOOL_NAME = "derive_proof_animation"
 TOOL_DESCRIPTION = (
@@ -98,8 +99,16 @@ class ProofAnimationTool:
             args = json.loads(arguments or "{}")
         except json.JSONDecodeError as exc:
             return json.dumps({"error": f"arguments are not JSON: {exc.msg}"})
+        except RecursionError:
+            return json.dumps({"error": "arguments are nested too deeply"})
         if not isinstance(args, dict) or set(args) - {"start_latex", "target_latex", "prompt"}:
             return json.dumps({"error": "unexpected arguments; see the tool schema"})
+        wrong = sorted(k for k, v in args.items() if v is not None and not isinstance(v, str))
+        if wrong:
+            return json.dumps({"error": f"{', '.join(wrong)} must be a string (LaTeX or text)"})
+        bad = next((k for k, v in args.items() if v and lone_surrogate(v)), None)
+        if bad:
+            return json.dumps({"error": f"{bad} holds a lone surrogate, which is not text"})
         if "target_latex" not in args:
             return json.dumps({"error": "target_latex is required"})
         return json.dumps(self(**args), ensure_ascii=False)

@@ -24,10 +24,12 @@ router = APIRouter(prefix="/api")
 
 MAX_STATES = 200
 MAX_LATEX = 20_000
+MAX_OFFSET = 2**53  # SQLite integers are 64-bit: a larger offset would be an OverflowError (500)
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a typo'd field is an error, not ignored
+    # A typo'd field is an error, not ignored; "save": "yes" or 1 is not a boolean (strict).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class DeriveRequest(_Strict):
@@ -165,8 +167,10 @@ async def check_stream(body: CheckRequest, request: Request) -> StreamingRespons
 
 @router.get("/derivations")
 def list_derivations(request: Request, limit: int = 100, offset: int = 0) -> dict[str, Any]:
+    if not 0 <= offset <= MAX_OFFSET:
+        raise InputError(f"offset must be between 0 and {MAX_OFFSET}, got {offset}", kind="offset")
     limit = max(1, min(limit, 500))
-    rows = _store(request).list(limit=limit, offset=max(offset, 0))
+    rows = _store(request).list(limit=limit, offset=offset)
     return {"derivations": [r.summary() for r in rows], "total": _store(request).count()}
 
 

@@ -53,7 +53,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         ident = import_derivation(app.state.store, derivation, app.state.engine)
         print(f"veristep serve: {path} → {base}/d/{ident}", flush=True)
     print(f"veristep serve: {base}/  (database {db})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    from veristep.web.http_timeouts import HeaderTimeoutProtocol
+
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", http=HeaderTimeoutProtocol
+    )
     return 0
 
 
