@@ -112,3 +112,13 @@ def test_vendored_uplot_is_pinned_and_licensed():
     assert "MIT" in (root / "LICENSE").read_text()
     assert (root / "uPlot.iife.min.js").stat().st_size < 100_000
     assert "uPlot" in export_html({"states": [], "steps": []})
+
+
+def test_calculus_states_get_a_derivative_or_area_plot(make_derivation):
+    derivation = make_derivation([r"\frac{d}{dx} x^2 = 2x", "2x = 2x"], ["grounded"])
+    (plot,) = [p for p in build_payload(derivation)["plots"] if p["frame"] == 0]
+    assert plot["kind"] == "derivative" and plot["var"] == "x"
+    area = make_derivation([r"\int_0^1 x^2 \, dx = \frac{1}{3}", r"\frac{1}{3} = \frac{1}{3}"],
+                           ["grounded"])  # fmt: skip
+    (plot,) = build_payload(area)["plots"]
+    assert plot["kind"] == "area" and (plot["lower"], plot["upper"]) == (0.0, 1.0)

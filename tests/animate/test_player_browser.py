@@ -236,3 +236,21 @@ def test_export_has_the_steps_view_legend_and_readable_labels(offline_page, make
     assert "over" in label and "square root of" in label and "\\" not in label
     assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
     assert problems == []
+
+
+def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation):
+    derivation = make_derivation([r"\frac{d}{dx} x^2 = 2x", "2x = 2x"], ["grounded"])
+    path = tmp_path_factory.mktemp("calculus") / "d.html"
+    path.write_text(export_html(derivation), encoding="utf-8")
+    context = chromium.new_context(viewport={"width": 390, "height": 800})
+    context.set_offline(True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_function("() => document.querySelector('.vs-mount').veristep")
+    plot = page.locator(".vs-plot[data-kind=derivative]")
+    assert plot.locator("canvas").count() >= 1 and plot.get_attribute("data-error") is None
+    assert "derivative" in plot.inner_text()
+    assert errors == []
+    context.close()

@@ -1,5 +1,8 @@
 """Plots in the payload: what a reader would rather look at than read.
 
+A calculus state gets one too: ``\\frac{d}{dx} f = g`` plots f, its derivative and g;
+``\\int_a^b f\\,dx = v`` plots f with the area between a and b shaded.
+
 For an equation in one unknown (``2x + 3 = 9``, ``\\sqrt{x} = 3``) the payload carries both sides
 as small expression trees; the player evaluates them in the browser, draws them with the vendored
 uPlot and marks where they meet (the roots). For a refuted step it carries both states as
@@ -99,6 +102,14 @@ def plots_for(
         return sides[k]
 
     plots: list[dict[str, Any]] = []
+    for k, latex in enumerate(states[:40]):
+        try:
+            calculus = calculus_plot(parse(latex))
+        except Exception:  # as above: no plot
+            calculus = None
+        if calculus is not None:
+            plots.append({**calculus, "frame": k})
+            break  # one calculus plot says it; more would repeat it
     if states and (start := at(0)) is not None:
         var, left, right = start
         plots.append({"kind": "equation", "frame": 0, "var": var, "left": left, "right": right})
@@ -116,6 +127,35 @@ def plots_for(
             "after": ["add", after[1], ["neg", after[2]]],
         })  # fmt: skip
     return plots[:MAX_PLOTS]
+
+
+def calculus_plot(graph: Any) -> dict[str, Any] | None:
+    """``d/dx f = g``: f, its derivative and g; ``∫_a^b f dx = v``: f with the area shaded."""
+    root = graph.root
+    if root.kind is not Kind.RELATION or root.value != "=" or len(root.children) != 2:
+        return None
+    names = {n.value for n in root.walk() if n.kind is Kind.SYMBOL}
+    if len(names) != 1 or sum(1 for _ in root.walk()) > MAX_NODES:
+        return None
+    var = next(iter(names))
+    left, right = root.children
+    try:
+        if left.kind is Kind.DERIV and len(left.children) >= 2:
+            order = left.children[2] if len(left.children) > 2 else None
+            if order is not None and not (order.kind is Kind.NUMBER and order.value == "1"):
+                return None
+            claimed = _tree(right)
+            return {"kind": "derivative", "var": var, "function": _tree(left.children[0]),
+                    "claimed": claimed}  # fmt: skip
+        if left.kind is Kind.INTEGRAL and len(left.children) == 4:
+            lower, upper = (_tree(b) for b in left.children[2:])
+            if lower[0] != "num" or upper[0] != "num" or not lower[1] < upper[1]:
+                return None
+            return {"kind": "area", "var": var, "integrand": _tree(left.children[0]),
+                    "lower": lower[1], "upper": upper[1]}  # fmt: skip
+    except _Unsupported:
+        return None
+    return None
 
 
 def _number(witness: Any) -> float | None:

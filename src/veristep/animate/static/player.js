@@ -620,8 +620,47 @@
     });
   };
 
+  /* Calculus: f with its derivative (central differences) and the claimed right side, or f
+     with the area between the bounds shaded. */
+  Player.prototype.drawCalculus = function (p, width) {
+    var spec = p.spec, v = spec.var || "x", xs = [], n = 400, lo = -5, hi = 5;
+    if (spec.kind === "area") {
+      var pad = Math.max(1, (spec.upper - spec.lower) / 2);
+      lo = spec.lower - pad; hi = spec.upper + pad;
+    }
+    for (var i = 0; i <= n; i++) xs.push(lo + (hi - lo) * i / n);
+    var tree = spec.kind === "area" ? spec.integrand : spec.function;
+    var f = function (x) { return evalTree(tree, x); };
+    var series = [{ label: v }, { label: "f(" + v + ")", stroke: "#2f5fd0", width: 2 }];
+    var data = [xs, xs.map(function (x) { return finite(f(x)); })];
+    var opts = { width: width, height: 240, scales: { x: { time: false } }, axes: [{ label: v }, {}] };
+    if (spec.kind === "derivative") {
+      var h = 1e-4;
+      series.push({ label: "f\u2032(" + v + "), computed", stroke: "#1d7a46", width: 2 });
+      data.push(xs.map(function (x) { return finite((f(x + h) - f(x - h)) / (2 * h)); }));
+      series.push({ label: "the step's right side", stroke: "#b36b00", width: 2, dash: [6, 4] });
+      data.push(xs.map(function (x) { return finite(evalTree(spec.claimed, x)); }));
+      p.cap.textContent = "The function, its derivative computed numerically, and the right " +
+        "side the step claims: where the step is right, the last two curves coincide.";
+    } else {
+      series.push({ label: "area", stroke: "#7a4a00", width: 1, fill: "rgba(179,107,0,0.25)" });
+      data.push(xs.map(function (x) {
+        return x >= spec.lower && x <= spec.upper ? finite(f(x)) : null;
+      }));
+      series.push({ label: "y = 0", stroke: "#8a93a3", width: 1 });
+      data.push(xs.map(function () { return 0; }));
+      opts.bands = [{ series: [2, 3], fill: "rgba(179,107,0,0.25)" }];
+      p.cap.textContent = "The integrand with the area from " + v + " = " + round(spec.lower) +
+        " to " + round(spec.upper) + " shaded.";
+    }
+    opts.series = series;
+    p.chart = new window.uPlot(opts, data, p.box);
+    p.fig.setAttribute("aria-label", p.cap.textContent);
+  };
+
   Player.prototype.drawPlot = function (p, width) {
     var spec = p.spec, v = spec.var || "x";
+    if (spec.kind === "derivative" || spec.kind === "area") { this.drawCalculus(p, width); return; }
     var f1, f2, label1, label2, marks, markLabel, lo = -10, hi = 10;
     if (spec.kind === "witness") {
       f1 = function (x) { return evalTree(spec.before, x); };
