@@ -47,6 +47,7 @@ from veristep.propose.symbolic.special_equations import (
 )
 from veristep.propose.symbolic.sums import has_pending_sum, sum_moves
 from veristep.propose.symbolic.systems import is_system, same_points, solved_points, system_moves
+from veristep.propose.symbolic.trig import trig_moves
 
 
 @dataclass(frozen=True)
@@ -161,13 +162,19 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
         # Plain numbers left by a calculus move: do the arithmetic; otherwise a named rewrite.
         if not state.free_symbols:
             return arithmetic_move(state) + rewrite_moves(state, p)
+        if state.has(sp.sin, sp.cos, sp.tan):
+            # One named identity per step, never a simplifier's jump with a borrowed name.
+            return trig_moves(state, p) + rewrite_moves(state, p, _TRIG_JUMPS)
         shown = shown_moves(state, p)
         if shown:
             # A family that shows the work is offered instead of the one-line jumps it explains.
-            jumps = {"factor", "apart", "together", "cancel", "simplify"}
-            return shown + [m for m in rewrite_moves(state, p) if m.name not in jumps]
+            return shown + rewrite_moves(state, p, _ALGEBRA_JUMPS)
         return rewrite_moves(state, p) + arithmetic_move(state)
     return _statement_moves(state, p)
+
+
+_TRIG_JUMPS = frozenset({"trigsimp", "simplify", "expand-trig", "apart", "together"})
+_ALGEBRA_JUMPS = frozenset({"factor", "apart", "together", "cancel", "simplify"})
 
 
 def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:

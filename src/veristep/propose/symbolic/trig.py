@@ -1,0 +1,203 @@
+"""Trigonometric identities, one named identity per move.
+
+Each rule rewrites every place where it applies and names exactly the identity it used, so a
+"Pythagorean identity" step really is one. When SymPy's own arithmetic would silently finish the
+job (``\\frac{\\sin x}{\\cos x} \\cos x`` becomes ``\\sin x`` on construction), the identity is
+shown as its own line first and the arithmetic follows as a second, so no work is hidden.
+
+>>> x = sp.Symbol("x")
+>>> [m.operation for m in trig_moves(sp.sin(x) ** 2 + sp.cos(x) ** 2 + 2, None)]
+['use $\\\\sin^2 u + \\\\cos^2 u = 1$']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy as sp
+
+from veristep.propose.symbolic.moves import Move, Problem
+from veristep.propose.symbolic.printer import to_latex
+
+sin, cos, tan = sp.sin, sp.cos, sp.tan
+
+# Pairs of terms that one identity turns into one term: (A, B, result) means c·A + c·B → c·result.
+_PAIRS: list[tuple[str, str, Callable, Callable, Callable]] = [
+    ("pythagorean", "use $\\sin^2 u + \\cos^2 u = 1$",
+     lambda u: sin(u) ** 2, lambda u: cos(u) ** 2, lambda u: sp.S.One),
+    ("pythagorean", "use $1 - \\cos^2 u = \\sin^2 u$",
+     lambda u: sp.S.One, lambda u: -cos(u) ** 2, lambda u: sin(u) ** 2),
+    ("pythagorean", "use $1 - \\sin^2 u = \\cos^2 u$",
+     lambda u: sp.S.One, lambda u: -sin(u) ** 2, lambda u: cos(u) ** 2),
+    ("pythagorean", "use $1 + \\tan^2 u = \\frac{1}{\\cos^2 u}$",
+     lambda u: sp.S.One, lambda u: tan(u) ** 2, lambda u: 1 / cos(u) ** 2),
+    ("pythagorean", "use $\\frac{1}{\\cos^2 u} - 1 = \\tan^2 u$",
+     lambda u: 1 / cos(u) ** 2, lambda u: sp.S.NegativeOne, lambda u: tan(u) ** 2),
+    ("double-angle", "use $\\cos^2 u - \\sin^2 u = \\cos 2u$",
+     lambda u: cos(u) ** 2, lambda u: -sin(u) ** 2, lambda u: cos(2 * u)),
+]  # fmt: skip
+
+
+def _angles(e: sp.Basic) -> list[sp.Basic]:
+    found = {f.args[0] for f in e.atoms(sin, cos, tan)}
+    return sorted(found, key=sp.default_sort_key)
+
+
+def _pair_rule(e: sp.Basic, a_of, b_of, r_of) -> dict:
+    """c·A + c·B → c·R in the first sum of ``e`` where it applies ({} when nowhere)."""
+    for s in sp.preorder_traversal(e):
+        if not isinstance(s, sp.Add):
+            continue
+        for u in _angles(s):
+            a, b, r = a_of(u), b_of(u), r_of(u)
+            found = _pair_in_sum(s, a, b)
+            if found is not None:
+                return {s: s - found * a - found * b + found * r}
+    return {}
+
+
+def _double_angle_forward(e: sp.Basic) -> list[tuple[str, str, sp.Basic]]:
+    out = []
+
+    def half(arg: sp.Basic) -> sp.Basic | None:
+        coeff = arg.as_coeff_Mul()[0]
+        return arg / 2 if coeff.is_Integer and coeff % 2 == 0 else None
+
+    sin2 = {s: 2 * sin(half(s.args[0])) * cos(half(s.args[0]))
+            for s in e.atoms(sin) if half(s.args[0]) is not None}  # fmt: skip
+    if sin2:
+        out.append(("double-angle", "use $\\sin 2u = 2 \\sin u \\cos u$", sin2))
+    cos2 = [c for c in e.atoms(cos) if half(c.args[0]) is not None]
+    for name, words, form in (
+        ("cos-double", "use $\\cos 2u = \\cos^2 u - \\sin^2 u$", lambda u: cos(u)**2 - sin(u)**2),
+        ("cos-double", "use $\\cos 2u = 1 - 2 \\sin^2 u$", lambda u: 1 - 2 * sin(u) ** 2),
+        ("cos-double", "use $\\cos 2u = 2 \\cos^2 u - 1$", lambda u: 2 * cos(u) ** 2 - 1),
+    ):  # fmt: skip
+        if cos2:
+            out.append((name, words, {c: form(half(c.args[0])) for c in cos2}))
+    return out
+
+
+def _pair_in_sum(s: sp.Add, a: sp.Basic, b: sp.Basic) -> sp.Basic | None:
+    """The largest c with c·A and c·B both inside the sum (``1 - 2\\sin^2 x`` holds
+    ``1 - \\sin^2 x``), or None."""
+
+    def ratio(pattern: sp.Basic) -> list[sp.Basic]:
+        out = []
+        for term in sp.Add.make_args(s):
+            c = term / pattern
+            if c.is_number and c != 0:
+                out.append(c)
+        return out
+
+    for c1 in ratio(a):
+        for c2 in ratio(b):
+            if (c1 / c2).is_positive:
+                return c1 if abs(c1) <= abs(c2) else c2
+    return None
+
+
+def _sin_double_reverse(e: sp.Basic) -> dict:
+    """2 sin u cos u → sin 2u in the first product where it applies."""
+    for m in sp.preorder_traversal(e):
+        if not isinstance(m, sp.Mul):
+            continue
+        for u in _angles(m):
+            q = sp.cancel(m / (sin(u) * cos(u)))
+            if q.has(sin(u), cos(u)):
+                continue
+            coeff, _ = q.as_coeff_Mul()
+            if coeff.is_Rational and (coeff / 2).is_Integer:
+                half = q / 2
+                if not half.has(sin(2 * u)):
+                    return {m: half * sin(2 * u)}
+                with sp.evaluate(False):  # keep sin 2u / sin 2u visible before it cancels
+                    return {m: sp.Mul(half, sin(2 * u))}
+    return {}
+
+
+def _sum_formula(e: sp.Basic) -> list[tuple[str, str, dict]]:
+    """sin(a ± b), cos(a ± b) expanded (arguments that are sums)."""
+    subs = {}
+    for f in e.atoms(sin, cos):
+        arg = f.args[0]
+        if isinstance(arg, sp.Add) and len(arg.args) == 2:
+            a, b = arg.args
+            with sp.evaluate(False):  # cos(π/3) stays visible until the next line evaluates it
+                if isinstance(f, sin):
+                    subs[f] = sp.Add(sin(a) * cos(b), cos(a) * sin(b))
+                else:
+                    subs[f] = sp.Add(cos(a) * cos(b), -sin(a) * sin(b))
+    if not subs:
+        return []
+    return [("sum-formula", "use the angle-sum formulas "
+             "$\\sin(a + b) = \\sin a \\cos b + \\cos a \\sin b$, "
+             "$\\cos(a + b) = \\cos a \\cos b - \\sin a \\sin b$", subs)]  # fmt: skip
+
+
+def _sum_reverse(e: sp.Basic) -> dict:
+    """sin a cos b + cos a sin b → sin(a + b)."""
+    if not isinstance(e, sp.Add):
+        return {}
+    terms = sp.Add.make_args(e)
+    for t1 in terms:
+        for t2 in terms:
+            if t1 is t2:
+                continue
+            for a in _angles(t1):
+                for b in _angles(t1):
+                    if a == b:
+                        continue
+                    c = sp.cancel(t1 / (sin(a) * cos(b)))
+                    if c.has(sin, cos) or sp.expand(t2 - c * cos(a) * sin(b)) != 0:
+                        continue
+                    return {e: e - t1 - t2 + c * sin(sp.expand(a + b))}
+    return {}
+
+
+def _quotient(e: sp.Basic) -> dict:
+    return {t: sin(t.args[0]) / cos(t.args[0]) for t in e.atoms(tan)}
+
+
+def trig_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
+    """Every identity that applies, each as its own move."""
+    if not isinstance(state, sp.Expr) or not state.has(sin, cos, tan):
+        return []
+    subs_moves = [(name, words, _pair_rule(state, a_of, b_of, r_of))
+                  for name, words, a_of, b_of, r_of in _PAIRS]  # fmt: skip
+    subs_moves.append(("double-angle", "use $2 \\sin u \\cos u = \\sin 2u$",
+                       _sin_double_reverse(state)))  # fmt: skip
+    subs_moves.append(("sum-formula", "use $\\sin a \\cos b + \\cos a \\sin b = \\sin(a + b)$",
+                       _sum_reverse(state)))  # fmt: skip
+    subs_moves += _double_angle_forward(state) + _sum_formula(state)
+    quotient = _quotient(state)
+    if quotient:
+        subs_moves.append(("quotient", "write $\\tan u$ as $\\frac{\\sin u}{\\cos u}$", quotient))
+    moves = [_substituted(state, name, words, subs) for name, words, subs in subs_moves if subs]
+    return [m for m in moves if m is not None]
+
+
+def _why(name: str) -> str:
+    return {
+        "pythagorean": "the Pythagorean identity",
+        "double-angle": "the double-angle formula",
+        "cos-double": "the double-angle formula for cosine",
+        "sum-formula": "the angle-sum formula",
+        "quotient": "the quotient identity",
+    }[name]
+
+
+def _substituted(state: sp.Basic, name: str, words: str, subs: dict) -> Move | None:
+    """Replace, and when SymPy's automatic arithmetic changes the result further, show the
+    identity's line first and the arithmetic as the move itself."""
+    with sp.evaluate(False):
+        shown = state.xreplace(subs)
+    new = shown.doit()
+    if new == state:
+        return None
+    shown_tex, new_tex = to_latex(shown), to_latex(new)
+    if shown_tex == new_tex:
+        return Move(name, words, _why(name), "rewrite", new)
+    before = ((words, _why(name), shown_tex),)
+    return Move(name, "simplify", "cancel common factors and collect like terms", "rewrite", new,
+                before=before)  # fmt: skip

@@ -1,0 +1,50 @@
+"""Trigonometric identities one named identity per step, judged by the real grounding engine."""
+
+from __future__ import annotations
+
+from veristep.core.tiers import Tier
+from veristep.propose import derive
+
+
+def _strong(d) -> bool:
+    return bool(d.steps) and all(s.tier >= Tier.VERIFIED for s in d.steps)
+
+
+def test_square_of_a_sum_uses_pythagoras_then_double_angle():
+    d = derive(r"(\sin x + \cos x)^2", r"1 + \sin(2x)")
+    ops = [s.operation for s in d.steps]
+    assert ops[0] == "expand the brackets"
+    assert "use $\\sin^2 u + \\cos^2 u = 1$" in ops
+    assert ops[-1] == "use $2 \\sin u \\cos u = \\sin 2u$"
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_each_justification_names_the_identity_it_used():
+    d = derive(r"1 - 2\sin^2 x", r"\cos(2x)")
+    assert [(s.operation, s.justification) for s in d.steps] == [
+        ("use $1 - \\sin^2 u = \\cos^2 u$", "the Pythagorean identity"),
+        ("use $\\cos^2 u - \\sin^2 u = \\cos 2u$", "the double-angle formula"),
+    ]
+    assert all(s.tier is Tier.GROUNDED for s in d.steps)
+
+
+def test_quotient_identity_is_shown_before_the_cancellation():
+    d = derive(r"\tan x \cos x", r"\sin x")
+    assert [s.operation for s in d.steps] == [
+        "write $\\tan u$ as $\\frac{\\sin u}{\\cos u}$",
+        "simplify",
+    ]
+    assert _strong(d) and d.endpoint.reached
+
+
+def test_angle_sum_formula_keeps_the_special_values_visible():
+    d = derive(r"\sin(x + \frac{\pi}{3})", r"\frac{1}{2}\sin x + \frac{\sqrt{3}}{2}\cos x")
+    assert d.steps[0].justification == "the angle-sum formula"
+    assert r"\cos{\left(\frac{\pi}{3} \right)}" in d.states[1].latex
+    assert _strong(d) and d.endpoint.reached and len(d.steps) == 2
+
+
+def test_no_step_borrows_the_pythagorean_name():
+    d = derive(r"\sin x \cos(2x) + \cos x \sin(2x)", r"\sin(3x)")
+    assert all("Pythagorean" not in s.justification for s in d.steps)
+    assert d.steps[-1].justification == "the angle-sum formula"
