@@ -276,6 +276,11 @@ that the verifier grades. Click a glyph to select a sub-term, then <em>expand th
 .ws-steps li { margin: .4em 0; cursor: pointer; } .ws-steps .ws-warn { color: #8a5a00; }
 .ws-steps .ws-reason { color: #555; font-size: .85em; } .ws-steps .ws-current { font-weight: bold; }
 .ws-buttons button { margin-right: .4em; }
+.ws-badge { font-size: .75em; padding: 0 .45em; border-radius: 4px; background: #e8ecf5; }
+[data-tier=grounded] > .ws-badge { background: #fde68a; }
+[data-tier=verified] > .ws-badge { background: #e5e7eb; }
+[data-tier=plausible] > .ws-badge { background: #dbeafe; }
+[data-tier=refuted] > .ws-badge { background: #fecaca; }
 </style>
 """
 

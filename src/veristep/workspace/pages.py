@@ -228,7 +228,8 @@ def export_html(page: Page, plot: Any = None) -> str:
 <title>{html.escape(page.title)}</title>
 {inline_math_assets()}
 <style>{player_css()}</style>
-<style>{PAGE_CSS}</style>
+<style>{PAGE_CSS}
+body {{ margin: 1.5rem; background: #f3f5f9; font-family: system-ui, sans-serif; }}</style>
 </head>
 <body>
 <main class="vs-page">
@@ -240,7 +241,6 @@ def export_html(page: Page, plot: Any = None) -> str:
 
 
 PAGE_CSS = """
-body { margin: 1.5rem; background: #f3f5f9; font-family: system-ui, sans-serif; }
 .vs-page { max-width: 52rem; margin: 0 auto; }
 .vs-block { background: #fff; border-radius: 8px; padding: 0.8rem 1.2rem; margin: 0.8rem 0; }
 .vs-ws-path { list-style: decimal; } .vs-ws-op { color: #555; font-style: italic; }

@@ -13,6 +13,17 @@
     try { window.katex.render(source, el, KATEX); } catch (e) { el.textContent = source; }
   }
 
+  // Prose with $…$ maths: text nodes for the words, KaTeX for each formula.
+  function prose(el, text) {
+    el.textContent = "";
+    String(text).split(/\$([^$]+)\$/).forEach(function (part, i) {
+      if (i % 2 === 0) { el.appendChild(document.createTextNode(part)); return; }
+      var span = document.createElement("span");
+      tex(span, part);
+      el.appendChild(span);
+    });
+  }
+
   function post(url, body, method) {
     return fetch(url, {
       method: method || "POST", headers: { "Content-Type": "application/json" },
@@ -76,9 +87,15 @@
         li.dataset.node = step.id;
         li.dataset.tier = step.tier || "start";
         if (i === view.path.length - 1) { li.classList.add("ws-current"); }
+        if (step.tier) {
+          var badge = document.createElement("span");
+          badge.className = "ws-badge";
+          badge.textContent = step.tier;
+          li.appendChild(badge);
+        }
         var head = document.createElement("span");
         head.className = "ws-op";
-        head.textContent = (step.icon ? step.icon + " " : "") + (step.operation || "start") + ": ";
+        head.textContent = " " + (step.operation || "start") + ": ";
         var maths = document.createElement("span");
         tex(maths, step.latex);
         li.appendChild(head);
@@ -86,14 +103,13 @@
         (step.warnings || []).forEach(function (w) {
           var warn = document.createElement("div");
           warn.className = "ws-warn";
-          warn.setAttribute("data-vs-prose", "⚠ " + w);
-          warn.textContent = "⚠ " + w;
+          prose(warn, "⚠ " + w);
           li.appendChild(warn);
         });
         if (step.tier && step.tier !== "grounded") {
           var why = document.createElement("div");
           why.className = "ws-reason";
-          why.textContent = step.tier + ": " + step.reason;
+          prose(why, step.reason);
           li.appendChild(why);
         }
         li.addEventListener("click", function () { act({ action: "goto", node: step.id }); });

@@ -1,0 +1,156 @@
+"""The workspace pages in Debian's Chromium: talk maths, click a glyph, compose a page, play.
+
+Each test drives one UI end to end against a live server and saves a screenshot (to
+$VERISTEP_ARTIFACTS when set, else pytest's temporary folder). The page may reach only the app.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from veristep.web.app import create_app
+from veristep.web.testing import live_server
+
+pytestmark = pytest.mark.browser
+SLOW = 120_000  # ms: every action waits for real grading on a shared machine
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory) -> Path:
+    root = os.environ.get("VERISTEP_ARTIFACTS")
+    path = Path(root) if root else tmp_path_factory.mktemp("artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from veristep.core.settings import Settings
+
+    tmp = tmp_path_factory.mktemp("app")
+    app = create_app(Settings().replace(data_dir=tmp), tmp / "app.sqlite3")
+    with live_server(app) as url:
+        yield url
+
+
+@pytest.fixture
+def page(chromium, server):
+    context = chromium.new_context(viewport={"width": 1100, "height": 900})
+    blocked: list[str] = []
+    problems: list[str] = []
+
+    def gate(route):
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", gate)
+    tab = context.new_page()
+    tab.on("pageerror", lambda e: problems.append(str(e)))
+    yield tab
+    context.close()
+    assert blocked == [] and problems == []
+
+
+def _steps(page) -> list[list[str]]:
+    return page.eval_on_selector_all(
+        "#ws-steps > li", "ls => ls.map(l => [l.dataset.tier, l.innerText])"
+    )
+
+
+def _apply(page, command: str, count: int) -> None:
+    page.fill("#ws-command-input", command)
+    page.click("#ws-command button[type=submit]")
+    page.wait_for_function(f"() => document.querySelectorAll('#ws-steps > li').length === {count}",
+                           timeout=SLOW)  # fmt: skip
+
+
+def test_conversational_cas_undo_and_a_targeted_operation(page, server, artifacts) -> None:
+    page.goto(server + "/workspace")
+    page.wait_for_selector("#ws-steps > li", timeout=SLOW)
+    _apply(page, "factor", 2)
+    _apply(page, "solve for x", 3)
+    assert [t for t, _ in _steps(page)] == ["start", "grounded", "grounded"]
+    assert page.locator("#ws-state [data-n]").count() > 3  # clickable glyphs with node ids
+    page.click("#ws-undo")
+    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 2",
+                           timeout=SLOW)  # fmt: skip
+    page.click("#ws-redo")
+    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 3",
+                           timeout=SLOW)  # fmt: skip
+
+    # A lossy operation shows its warning beside a step that is not grounded.
+    page.fill("#ws-start-input", "2x = 6x^2")
+    page.click("#ws-start button[type=submit]")
+    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 1",
+                           timeout=SLOW)  # fmt: skip
+    _apply(page, "divide both sides by x", 2)
+    tier, text = _steps(page)[-1]
+    assert tier != "grounded" and "⚠" in text and "$" not in text  # the warning is typeset
+    page.screenshot(path=str(artifacts / "workspace-lossy.png"), full_page=True)
+
+    # Click a glyph, then operate on that sub-term only.
+    page.fill("#ws-start-input", "(x+2)^2 + (x+1)(x-1) = 0")
+    page.click("#ws-start button[type=submit]")
+    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 1",
+                           timeout=SLOW)  # fmt: skip
+    square = page.evaluate("""() => {
+        const all = [...document.querySelectorAll('#ws-state [data-n]')];
+        const s = all.find(e => /^\\(x\\+2\\)2$/.test(e.innerText.replace(/\\s/g, '')));
+        if (s) { s.click(); return true; } return false; }""")
+    assert square
+    assert "selected" in page.inner_text("#ws-selection")
+    _apply(page, "expand this", 2)
+    tier, text = _steps(page)[-1]
+    assert tier == "grounded" and "expand this" in text
+    page.screenshot(path=str(artifacts / "workspace.png"), full_page=True)
+
+
+def test_compose_save_view_and_version_a_page(page, server, artifacts) -> None:
+    page.goto(server + "/pages/new")
+    page.fill("#pg-title", "Quadratics")
+    page.click("[data-add=markdown]")
+    page.click("[data-add=plot]")
+    page.click("[data-add=exercise]")
+    page.locator(".pg-block textarea").first.fill("# Roots\n\nSolve $x^2 = 4$ by taking roots.")
+    page.locator(".pg-block textarea").first.dispatch_event("change")
+    page.locator(".pg-block").nth(1).get_by_role("button", name="move up").click()
+    assert page.eval_on_selector_all(".pg-block", "bs => bs.map(b => b.dataset.kind)") == [
+        "plot", "markdown", "exercise"]  # fmt: skip
+    page.locator(".pg-block").nth(2).get_by_role("button", name="delete").click()
+    page.click("#pg-save")
+    page.wait_for_selector("#pg-status a", timeout=SLOW)
+    assert "version 1" in page.inner_text("#pg-status")
+    page.click("#pg-save")
+    page.wait_for_function(
+        "() => document.querySelector('#pg-status').innerText.includes('version 2')", timeout=SLOW
+    )
+    page.click("#pg-status a")
+    page.wait_for_selector(".vs-plot")
+    page.wait_for_function("() => document.querySelector('h2 .katex, p .katex')")
+    assert "version 2" in page.inner_text(".vs-page-meta")
+    page.screenshot(path=str(artifacts / "page.png"), full_page=True)
+
+
+def test_play_the_next_step(page, server, artifacts) -> None:
+    page.goto(server + "/play")
+    page.click("#pl-new button[type=submit]")
+    page.wait_for_selector("#pl-choices button", timeout=SLOW)
+    choices = page.locator("#pl-choices button")
+    assert choices.count() >= 3
+    texts = [choices.nth(i).inner_text().replace("\n", "") for i in range(choices.count())]
+    wrong = next(i for i, t in enumerate(texts) if "−2" in t or "4" in t)
+    choices.nth(wrong).click()
+    assert "wrong" in page.inner_text("#pl-feedback")
+    page.fill("#pl-answer", r"x = 3 \lor x = 2")
+    page.click("#pl-type button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelector('#pl-feedback').innerText.startsWith('right')", timeout=SLOW
+    )
+    assert page.inner_text("#pl-streak") == "1"
+    page.screenshot(path=str(artifacts / "play.png"), full_page=True)
