@@ -71,10 +71,11 @@ def test_absolute_value_splits_into_cases():
     assert special_moves(negative, _problem(negative))[0].state is sp.false
 
 
-def test_radical_is_squared_and_the_extraneous_root_rejected_explicitly():
+def test_radical_is_squared_with_its_condition_and_extraneous_roots_rejected_explicitly():
     start = sp.Eq(sp.sqrt(x + 3), x - 3)
     square = special_moves(start, _problem(start))[0]
-    assert square.name == "square" and "extraneous" in square.justification
+    assert square.name == "square" and square.change_type == "rewrite"
+    assert square.state == sp.And(sp.Eq(x + 3, (x - 3) ** 2), x - 3 >= 0)
     reject = candidate_check_moves(sp.Or(sp.Eq(x, 1), sp.Eq(x, 6)), _problem(start), [1, 6])[0]
     assert reject.state == sp.Eq(x, 6)
     assert "$x = 1$ does not satisfy" in reject.justification

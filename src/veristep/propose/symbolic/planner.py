@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from veristep.propose.symbolic import goals
+from veristep.propose.symbolic.conditions import condition_moves
+from veristep.propose.symbolic.conditions import split as split_conditions
 from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_derivative
 from veristep.propose.symbolic.equations import polynomial_moves
 from veristep.propose.symbolic.expressions import arithmetic_move, rewrite_moves
@@ -180,6 +182,8 @@ _ALGEBRA_JUMPS = frozenset({"factor", "apart", "together", "cancel", "simplify"}
 def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
     if is_system(state):
         return [] if solved_points(state) is not None else system_moves(state, p, _case_moves)
+    if split_conditions(state, p.var) is not None:
+        return condition_moves(state, p, _case_moves)
     values = goals.solved_values(state, p.var)
     if values is not None:
         return (
@@ -347,7 +351,7 @@ def _same_as_target(state: sp.Basic, p: Problem) -> bool:
 
 def _with_confirmation(path: tuple[Move, ...], p: Problem) -> tuple[Move, ...]:
     """Add the explicit candidate check when the moves could have added roots and none was cut."""
-    if not path or any(m.name == "reject-extraneous" for m in path):
+    if not path or any(m.name in ("reject-extraneous", "apply-condition") for m in path):
         return path
     last = path[-1].state
     values = goals.solved_values(last, p.var)

@@ -81,30 +81,52 @@ def _radical_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         return [
             Move("swap", "swap the two sides", "equality is symmetric", "rewrite", sp.Eq(rhs, lhs))
         ]
-    roots = _radicals(lhs, x)
-    if not roots:
+    if not _radicals(lhs, x):
         return []
-    rad_terms = [t for t in sp.Add.make_args(lhs) if _radicals(t, x)]
-    others = lhs - sp.Add(*rad_terms)
-    if len(rad_terms) == 1 and others != 0:
-        new = sp.Eq(rad_terms[0], rhs - others)
+    squared = [p for p in (lhs, rhs) if _square_of_radical_sum(p, x)]
+    if squared:
+        new = sp.Eq(sp.expand(lhs), sp.expand(rhs))
         return [
-            Move(
-                "isolate-root",
-                f"subtract {tex(others)} from both sides",
-                "isolate the square root",
-                "rewrite",
-                new,
-            )
+            Move("expand", "expand the square", "$(a + b)^2 = a^2 + 2ab + b^2$", "rewrite", new)
         ]
-    if len(rad_terms) == 1:
-        new = sp.Eq(sp.expand(lhs**2), sp.Pow(rhs, 2) if isinstance(rhs, sp.Add) else rhs**2)
-        why = (
-            "squaring keeps every solution but may add extraneous ones; "
-            "the candidates are checked in the original equation at the end"
+    rad_terms = [t for t in sp.Add.make_args(lhs) if _radicals(t, x)]
+    others = lhs - rad_terms[0]
+    if others != 0:
+        new = sp.Eq(rad_terms[0], rhs - others)
+        op = (
+            f"add {tex(-others)} to both sides"
+            if others.could_extract_minus_sign()
+            else (f"subtract {tex(others)} from both sides")
         )
-        return [Move("square", "square both sides", why, "solve", new)]
-    return []
+        return [Move("isolate-root", op, "isolate one square root", "rewrite", new)]
+    coeff, root = lhs.as_independent(x, as_Add=False)
+    if coeff != 1 and coeff.is_number:
+        new = sp.Eq(root, sp.expand(rhs / coeff))
+        op = f"divide both sides by {tex(coeff)}"
+        return [Move("divide", op, "isolate the square root", "rewrite", new)]
+    return _square_moves(lhs, rhs, x)
+
+
+def _square_of_radical_sum(side: sp.Basic, x: sp.Symbol) -> bool:
+    return any(isinstance(t, sp.Pow) and t.exp == 2 and isinstance(t.base, sp.Add)
+               and _radicals(t.base, x) for t in sp.preorder_traversal(side))  # fmt: skip
+
+
+def _square_moves(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> list[Move]:
+    """``\\sqrt{u} = v``: square, writing the condition ``v ≥ 0`` when v can be negative."""
+    if rhs.is_number and rhs.is_negative:
+        why = math(f"\\sqrt{{u}} \\ge 0 > {bare_tex(rhs)}")
+        return [Move("no-real-root", "note that a square root is never negative", why, "rewrite",
+                     sp.false)]  # fmt: skip
+    new = sp.Eq(sp.expand(lhs**2), sp.Pow(rhs, 2) if isinstance(rhs, sp.Add) else rhs**2)
+    if rhs.has(x):
+        # √u = v exactly when u = v² and v ≥ 0: with the condition written, no root is added.
+        cond = sp.GreaterThan(rhs, 0)
+        why = math("\\sqrt{u} = v") + " means " + math("u = v^2") + " with " + math("v \\ge 0")
+        op = f"square both sides, keeping the condition {math(bare_tex(cond))}"
+        return [Move("square", op, why, "rewrite", sp.And(new, cond))]
+    why = "both sides are non-negative, so squaring keeps exactly the same solutions"
+    return [Move("square", "square both sides", why, "rewrite", new)]
 
 
 def _rational_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:

@@ -1,0 +1,146 @@
+"""Equations that carry their conditions: ``equation ∧ x ≥ 3`` or ``equation ∧ 0 ≤ x < 2π``.
+
+Writing the condition into the state keeps every step an equivalence: squaring
+``\\sqrt{u} = v`` gives ``u = v^2 ∧ v ≥ 0`` (not a widening), a trigonometric equation keeps its
+interval, and the last move keeps exactly the values that meet the conditions, naming the ones that
+fail. The equation itself is worked by the one-unknown moves, the conditions carried unchanged.
+
+>>> x = sp.Symbol("x", real=True)
+>>> s = sp.And(sp.Or(sp.Eq(x, 1), sp.Eq(x, 6)), x - 3 >= 0)
+>>> [m.operation for m in condition_moves(s, Problem(s, None, x), lambda e, p: [])]
+['keep the solutions that satisfy $x - 3 \\\\geq 0$']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy as sp
+
+from veristep.propose.symbolic.goals import solved_values
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math
+
+OneUnknown = Callable[[sp.Basic, Problem], list[Move]]
+_TRIG = (sp.sin, sp.cos, sp.tan)
+
+
+def split(state: sp.Basic, x: sp.Symbol | None) -> tuple[sp.Basic, list[sp.Basic]] | None:
+    """(equation, conditions) for ``equation ∧ conditions`` in the one unknown x, else None."""
+    if x is None or not isinstance(state, sp.And) or state.free_symbols != {x}:
+        return None
+    mains = [a for a in state.args if _is_equation(a)]
+    conds = [a for a in state.args if a not in mains]
+    if len(mains) != 1 or not conds or not all(isinstance(c, sp.Rel) for c in conds):
+        return None
+    return mains[0], conds
+
+
+def _is_equation(s: sp.Basic) -> bool:
+    return isinstance(s, sp.Eq) or (
+        isinstance(s, sp.Or) and all(isinstance(c, sp.Eq) for c in s.args)
+    )
+
+
+def condition_moves(state: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
+    found = split(state, p.var)
+    if found is None:
+        return []
+    main, conds = found
+    values = solved_values(main, p.var)
+    if values is not None:
+        return _filter(values, conds, p.var)
+    interval = _interval(conds, p.var)
+    if interval is not None:
+        angles = _basic_angles(main, interval, p.var)
+        if angles is not None:
+            return [angles]
+    cases = main.args if isinstance(main, sp.Or) else (main,)
+    new_cases, used = [], []
+    for case in cases:
+        if solved_values(case, p.var) is not None or _trig_solved(case, p.var):
+            new_cases.append(case)
+            continue
+        moves = one(case, p) or _trig_as_unknown(case, p, one)
+        if not moves:
+            return []
+        new_cases.append(moves[0].state)
+        used.append(moves[0])
+    if not used:
+        return []
+    words = list(dict.fromkeys(m.operation for m in used))
+    op = words[0] if len(words) == 1 else "; ".join(words)
+    new = sp.And(sp.Or(*new_cases) if len(new_cases) > 1 else new_cases[0], *conds)
+    return [Move(used[0].name, op, used[0].justification, "rewrite", new)]
+
+
+def _filter(values: list[sp.Basic], conds: list[sp.Basic], x: sp.Symbol) -> list[Move]:
+    keep, notes = [], []
+    for v in values:
+        failed = [c for c in conds if c.subs(x, v) is sp.false]
+        if any(c.subs(x, v) not in (sp.true, sp.false) for c in conds):
+            return []  # undecidable here: claim nothing
+        if failed:
+            notes.append(f"{math(bare_tex(x) + ' = ' + bare_tex(v))} fails "
+                         f"{math(bare_tex(failed[0]))}")  # fmt: skip
+        else:
+            keep.append(v)
+    shown = " and ".join(math(bare_tex(c)) for c in conds)
+    why = "; ".join(notes) + ", so it is rejected" if notes else "every value satisfies it"
+    new = sp.Or(*[sp.Eq(x, v) for v in keep]) if keep else sp.false
+    return [
+        Move("apply-condition", f"keep the solutions that satisfy {shown}", why, "rewrite", new)
+    ]
+
+
+def _interval(conds: list[sp.Basic], x: sp.Symbol) -> sp.Interval | None:
+    try:
+        found = sp.And(*conds).as_set()
+    except (NotImplementedError, TypeError, ValueError):
+        return None
+    return found if isinstance(found, sp.Interval) and found.measure.is_finite else None
+
+
+def _basic_angles(main: sp.Basic, interval: sp.Interval, x: sp.Symbol) -> Move | None:
+    """``\\sin x = c`` (or a ∨ of such) on a bounded interval: the angles there, listed."""
+    cases = main.args if isinstance(main, sp.Or) else (main,)
+    if not all(_trig_solved(c, x) for c in cases):
+        return None
+    values: set[sp.Basic] = set()
+    for case in cases:
+        found = sp.solveset(case, x, interval)
+        if not isinstance(found, sp.FiniteSet) and found is not sp.S.EmptySet:
+            return None
+        values |= set(found)
+    ordered = sorted(values, key=float)
+    new = sp.Or(*[sp.Eq(x, v) for v in ordered]) if ordered else sp.false
+    where = math(f"{bare_tex(x)} \\in {sp.latex(interval)}")
+    listed = ", ".join(math(bare_tex(v)) for v in ordered) or "none"
+    why = f"the angles with {where} that solve it are {listed} (reference angle and symmetry)"
+    return Move("basic-angles", f"list the angles with {where}", why, "rewrite", new)
+
+
+def _trig_solved(case: sp.Basic, x: sp.Symbol) -> bool:
+    return (
+        isinstance(case, sp.Eq)
+        and isinstance(case.lhs, _TRIG)
+        and case.lhs.args[0].is_polynomial(x)
+        and sp.degree(case.lhs.args[0], x) == 1
+        and not case.rhs.has(x)
+    )
+
+
+def _trig_as_unknown(case: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
+    """An equation in ``\\sin x`` alone: solve for ``\\sin x`` as if it were the unknown."""
+    if not isinstance(case, sp.Eq) or _trig_solved(case, p.var):
+        return []
+    atoms = [a for a in case.atoms(*_TRIG) if a.has(p.var)]
+    if len(atoms) != 1:
+        return []
+    u = sp.Symbol("trigunknown", real=True)  # a name no wording contains, replaced back below
+    replaced = case.xreplace({atoms[0]: u})
+    if replaced.has(p.var):
+        return []
+    moves = one(replaced, Problem(replaced, None, u))
+    back = {u: atoms[0]}
+    return [Move(m.name, m.operation.replace(bare_tex(u), bare_tex(atoms[0])), m.justification,
+                 m.change_type, m.state.xreplace(back)) for m in moves]  # fmt: skip
