@@ -28,6 +28,7 @@ from veristep.core.tiers import Tier
 from veristep.review import ledger as ledger_ops
 from veristep.review.calls import ModelUnavailable
 from veristep.review.context import Domain, read_declarations
+from veristep.review.definitions import read_definitions
 from veristep.review.machine import LinkGrounder, machine_check
 from veristep.review.trace import FLAW_KINDS, Elaboration, Flaw, ReviewTrace, State, StepRecord
 
@@ -150,7 +151,8 @@ class ReviewAgent:
         while top.parent is not None:
             top = self.trace.steps[top.parent]
         context = self.contexts.get(top.id)
-        result = machine_check(step.text, self.settings, self.grounder, context)
+        definitions = read_definitions(self.trace.problem)
+        result = machine_check(step.text, self.settings, self.grounder, context, definitions)
         step.machine = result
         if result.outcome == "grounded":
             step.state, step.tier = State.VERIFIED, Tier.GROUNDED

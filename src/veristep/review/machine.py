@@ -37,6 +37,7 @@ from veristep.core.tiers import Tier
 from veristep.review.arithmetic import decimals_shown, evaluate
 from veristep.review.claims import Link, find_links
 from veristep.review.context import Domain, read_declarations
+from veristep.review.definitions import Definitions, check_applications, read_definitions
 from veristep.review.segment import math_spans
 from veristep.review.universal import Universal, find_universals
 
@@ -155,8 +156,13 @@ def machine_check(
     settings: Settings | None = None,
     grounder: LinkGrounder | None = None,
     context: dict[str, Domain] | None = None,
+    definitions: Definitions | None = None,
 ) -> MachineResult:
-    """Judge every claim of one step (see the module docstring for the policy)."""
+    """Judge every claim of one step (see the module docstring for the policy).
+
+    ``definitions``: functions defined in the problem (``P(x) = x^3 - 3x + 1``); the step's own
+    definitions are added, and win.
+    """
     settings = settings or Settings()
     links = find_links(text)
     universals = find_universals(text, context)
@@ -164,6 +170,7 @@ def machine_check(
         return MachineResult("none")
     hedged = bool(_HEDGE.search(text))
     checks = [_judge(link, settings, grounder) for link in links]
+    checks += check_applications(text, {**(definitions or {}), **read_definitions(text)})
     searched = [judge_universal(u, settings) for u in universals]
     checks += searched
     # A universal claim's sentence was already screened for hedges by its own reader, which
@@ -184,9 +191,10 @@ def check_steps(
 ) -> list[MachineResult]:
     """Machine-check the steps of one proof in order, each in the context of what came before."""
     context = dict(read_declarations(problem))
+    definitions = read_definitions(problem)
     results = []
     for text in texts:
-        results.append(machine_check(text, settings, grounder, context))
+        results.append(machine_check(text, settings, grounder, context, definitions))
         for letter, domain in read_declarations(text).items():
             context[letter] = context[letter].merged(domain) if letter in context else domain
     return results
@@ -195,9 +203,12 @@ def check_steps(
 def judge_universal(claim: Universal, settings: Settings) -> LinkCheck:
     """Small-case search for one universal claim, under the CAS deadline in a killable worker."""
     from veristep.core.pool import run_cas
-    from veristep.review.smallcases import search_cases
+    from veristep.review.smallcases import search_cases, shown_claim
 
-    latex = f"for all {', '.join(claim.letters)}: {claim.claim}"
+    bound = ", ".join(
+        f"{x} ({d.describe()})" for x, d in zip(claim.letters, claim.domains, strict=True)
+    )
+    latex = f"for all {bound}: {shown_claim(claim.claim)}"
     run = run_cas(search_cases, claim.claim, claim.letters, claim.domains, settings=settings)
     if not run.ok:
         reason = f"small-case search stopped ({run.status}): no evidence"

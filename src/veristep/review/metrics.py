@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from veristep.review.bench import Result
-from veristep.review.machine import machine_check
+from veristep.review.machine import check_steps
 
 
 @dataclass(frozen=True)
@@ -103,14 +103,16 @@ def grounding_figure(rows: list[dict[str, Any]]) -> GroundingFigure:
     err = comp = caught = good = bad_good = unlabelled = 0
     caught_keys, misfire_keys = [], []
     for row in rows:
-        for i, text in enumerate(row["original_process"], 1):
+        # Each process is read in its own context: the question, then the steps before.
+        original = check_steps(row["original_process"], row.get("original_question", ""))
+        for i, result in enumerate(original, 1):
             good += 1
-            if machine_check(text).outcome == "refuted":
+            if result.outcome == "refuted":
                 bad_good += 1
                 misfire_keys.append(f"{row['idx']}:original:{i}")
         labelled = set(row["error_steps"])
-        for i, text in enumerate(row["modified_process"], 1):
-            result = machine_check(text)
+        modified = check_steps(row["modified_process"], row.get("modified_question", ""))
+        for i, result in enumerate(modified, 1):
             if i not in labelled:
                 unlabelled += result.outcome == "refuted"
                 continue

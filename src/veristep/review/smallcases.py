@@ -73,12 +73,17 @@ def search_cases(
             return CaseResult(
                 "counterexample",
                 cases,
-                f"{shown}: {claim} fails, {verdict}",
+                f"{shown}: {shown_claim(claim)} fails, {verdict}",
                 tuple((k, _show(v)) for k, v in values.items()),
             )
     if cases < 5:
         return CaseResult("undecided", cases, reason=f"only {cases} case(s) defined")
     return CaseResult("agrees", cases, reason=f"holds on {cases} cases (evidence, not a proof)")
+
+
+def shown_claim(claim: str) -> str:
+    """The claim as a reader writes it ("… is prime" in words, not LaTeX)."""
+    return claim.replace(_IS_PRIME, " is prime")
 
 
 def _parse(claim: str) -> tuple[str, list[Any]] | None:
