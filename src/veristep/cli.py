@@ -20,6 +20,7 @@ from types import ModuleType
 
 from veristep import __version__
 from veristep.core.errors import InputError
+from veristep.core.interrupts import raise_on_sigterm
 from veristep.core.settings import Settings
 
 SUBCOMMANDS: dict[str, str] = {
@@ -81,14 +82,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not os.environ.get("VERISTEP_DEBUG"):
         # A library warning (SymPy's run to eleven lines) would break the one-line stderr contract.
         warnings.simplefilter("ignore")
+    raise_on_sigterm()  # SIGTERM unwinds like Ctrl-C: workers and provers are killed, not left
     try:
         settings = Settings.from_env(os.environ)
         return int(args._module.run(args, settings) or 0)
     except InputError as err:
         print(f"veristep {args.command}: {err.one_line()}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(f"veristep {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM; the message says what was kept
+        print(f"veristep {args.command}: {exc or 'interrupted'}", file=sys.stderr)
         return 130
     except Exception as exc:  # the last line of defence: one line, no traceback unless asked
         if os.environ.get("VERISTEP_DEBUG"):

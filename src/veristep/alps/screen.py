@@ -26,6 +26,7 @@ from veristep.alps.stages import Budget, StageResult
 from veristep.alps.store import LawReport, ScreenStore
 from veristep.alps.terms import canonical, parse_law
 from veristep.core.errors import InputError
+from veristep.core.interrupts import Interrupted, ignore_interrupts, killing_pool
 
 LABELS = (
     "TRIVIAL",
@@ -144,11 +145,30 @@ def screen_many(
     finished_before = store.finished()
     todo = [law for law in laws if law not in finished_before]
     counts: dict[str, int] = {}
-    from rich.progress import Progress
-
     # Workers fork on the first submit: submit everything before rich starts its refresh
     # thread, so no child is forked while that thread holds a lock.
-    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+    executor = ProcessPoolExecutor(max_workers=max(1, workers), initializer=ignore_interrupts)
+    try:
+        _screen_all(executor, todo, store, budget, prover_name, progress, counts)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are dead, finished laws kept
+        saved = len(store.finished()) - len(finished_before)
+        where = f"{saved} law(s) screened now are saved in {store.path}"
+        raise Interrupted(f"{exc or 'interrupted'}; {where}: run it again to resume") from None
+    return counts
+
+
+def _screen_all(
+    executor: ProcessPoolExecutor,
+    todo: list[str],
+    store: ScreenStore,
+    budget: Budget,
+    prover_name: str,
+    progress: bool,
+    counts: dict[str, int],
+) -> None:
+    from rich.progress import Progress
+
+    with killing_pool(executor) as pool:
         pending = {pool.submit(_worker, law, budget, prover_name) for law in todo}
         with Progress(disable=not progress, transient=False) as bar:
             task = bar.add_task("screening", total=len(todo))
@@ -164,7 +184,6 @@ def screen_many(
                     store.save(report)
                     counts[report.status] = counts.get(report.status, 0) + 1
                     bar.update(task, advance=1, description=f"screening {_summary(counts)}")
-    return counts
 
 
 def _summary(counts: dict[str, int]) -> str:

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from veristep.alps.provers import EProver, Prover, Prover9, Twee, Vampire
 from veristep.alps.terms import parse_law
 from veristep.alps.tptp import nontriviality_problem, triviality_problem
+from veristep.core.interrupts import ignore_interrupts, killing_pool
 
 DEFAULT_BUDGETS = (30, 60, 120, 300, 600)
 _PROVERS: dict[str, Callable[[], Prover]] = {
@@ -244,7 +245,8 @@ class LocalBackend:
         self.workers = max(1, workers)
 
     def map_unordered(self, fn, items):
-        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+        executor = ProcessPoolExecutor(max_workers=self.workers, initializer=ignore_interrupts)
+        with killing_pool(executor) as pool:  # Ctrl-C: workers killed now, not after the queue
             pending = {pool.submit(fn, *item) for item in items}
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -24,12 +24,14 @@ from typing import Any
 import sympy  # noqa: F401  (the warm-up this module exists for)
 
 _MAX_ERROR_CHARS = 2000
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def serve(conn: Connection, memory_mb: int | None, preload: Iterable[str]) -> None:
     """Worker entry point: cap memory, import ``preload``, announce readiness, serve until EOF."""
     # Ctrl-C in a terminal reaches the whole foreground group; the parent decides what to kill.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
     # Workers share the parent's stderr, where only the parent may speak (one located line).
     warnings.simplefilter("ignore")
     if memory_mb is not None:
@@ -37,13 +39,33 @@ def serve(conn: Connection, memory_mb: int | None, preload: Iterable[str]) -> No
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     for name in preload:
         importlib.import_module(name)
-    conn.send_bytes(pickle.dumps(("ready", os.getpid())))
+    try:
+        conn.send_bytes(pickle.dumps(("ready", os.getpid())))
+    except (BrokenPipeError, OSError):
+        return  # the pool closed while this worker was starting: nobody to serve
     while True:
         try:
             request = conn.recv_bytes()
         except (EOFError, OSError):
             return  # the parent closed the pipe or died: nothing left to serve
-        conn.send_bytes(_answer(request))
+        try:
+            conn.send_bytes(_answer(request))
+        except (BrokenPipeError, EOFError, OSError):
+            return  # the parent is gone: nobody is waiting for this answer
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this worker when its parent (the forkserver, which exits with the
+    main process) dies: a killed ``veristep`` must not leave a worker computing on for seconds."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the EOF on the pipe still ends the loop
+        return
+    if os.getppid() == 1:  # the parent died before the request took effect
+        os._exit(0)
 
 
 def _answer(request: bytes) -> bytes:

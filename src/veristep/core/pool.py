@@ -194,7 +194,7 @@ class CasPool:
     def _attempt(self, payload: bytes, timeout_s: float) -> tuple[Status, Any, str | None] | None:
         """One call on one worker; None when the worker turned out dead before receiving it."""
         worker = self._acquire()
-        healthy = False
+        healthy, replace = False, True
         try:
             worker.wait_ready(self._start_timeout_s)
             status, value, error = worker.run(payload, timeout_s)
@@ -202,8 +202,13 @@ class CasPool:
             return status, value, error
         except _NotDelivered:
             return None
+        except BaseException:
+            # Ctrl-C or SIGTERM: the process is ending; forking a replacement now would only
+            # delay the exit (close() waits for it) and leave a worker starting up as we go.
+            replace = False
+            raise
         finally:
-            self._release(worker, healthy)
+            self._release(worker, healthy, replace)
 
     def close(self) -> None:
         """Kill idle workers now and busy ones as their calls finish; later calls raise."""
@@ -256,7 +261,7 @@ class CasPool:
             self._put_back(None)
             raise
 
-    def _release(self, worker: _Worker, healthy: bool) -> None:
+    def _release(self, worker: _Worker, healthy: bool, replace: bool = True) -> None:
         if healthy and worker.tasks < self._max_tasks:
             self._put_back(worker)
             return
@@ -264,6 +269,9 @@ class CasPool:
         with self._cond:
             closed = self._closed
         if closed:
+            return
+        if not replace:
+            self._put_back(None)  # a later call, if any, starts the worker it needs
             return
         # Replace now rather than on the next call, so that call finds a warm worker; in a thread,
         # so the caller gets its timeout the moment the deadline passes.

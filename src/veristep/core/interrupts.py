@@ -1,0 +1,58 @@
+"""Stopping long commands cleanly: Ctrl-C and SIGTERM end a run at once, with no child left.
+
+A ``ProcessPoolExecutor`` left by an exception waits, in its ``__exit__``, for every queued task:
+Ctrl-C on a screening run kept its workers busy for minutes and saved nothing more. Its workers
+also share the terminal's process group, so each would print its own KeyboardInterrupt
+traceback. :func:`killing_pool` and :func:`ignore_interrupts` fix both; :class:`Interrupted`
+carries the sentence that says what was kept and how to resume.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager, suppress
+from typing import Any
+
+_JOIN_S = 2.0
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM, with what was saved and how to resume (``str`` of it)."""
+
+
+def ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C reaches the whole foreground group; only the parent decides."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def raise_on_sigterm() -> None:
+    """Make SIGTERM unwind like Ctrl-C (``finally`` blocks run, children are killed) instead of
+    ending the interpreter on the spot. Main thread only; elsewhere it does nothing."""
+    with suppress(ValueError):  # not the main thread
+        signal.signal(signal.SIGTERM, _terminate)
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt("terminated (SIGTERM)")
+
+
+@contextmanager
+def killing_pool(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]:
+    """Use ``pool``; on normal exit wait for it as usual, on an interrupt or error kill its
+    workers at once (their queued tasks are cancelled, not run)."""
+    try:
+        yield pool
+    except BaseException:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with suppress(Exception):
+                process.kill()
+        for process in processes:
+            with suppress(Exception):
+                process.join(_JOIN_S)
+        raise
+    else:
+        pool.shutdown(wait=True)

@@ -1,0 +1,114 @@
+"""Ctrl-C, SIGTERM and kill -9: long commands stop, say so, and leave no child process behind.
+
+Real processes throughout: ``veristep check`` with a busy CAS worker, a ProcessPoolExecutor of
+sleeping tasks, and ``sleep`` run by ``run_with_deadline`` in its own session (as E is).
+Waits are polls with generous bounds: they detect a hang or a leftover, they time nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from veristep.core.interrupts import ignore_interrupts, killing_pool
+
+BUSY = ("x = (a+b+c+d+1)^{30}", "x = (a+b+c+d+2)^{30}")  # keeps a CAS worker busy for seconds
+ENV = {"VERISTEP_STEP_TIMEOUT": "60", "VERISTEP_CAS_TIMEOUT": "40", "VERISTEP_WORKERS": "1"}
+
+
+def _gone(pid: int, group: bool, within_s: float = 15.0) -> bool:
+    """Poll until the process (or its whole group) no longer exists."""
+    end = time.monotonic() + within_s
+    while time.monotonic() < end:
+        try:
+            (os.killpg if group else os.kill)(pid, 0)
+        except ProcessLookupError:
+            return True
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reap our own child so it stops existing
+        time.sleep(0.2)
+    return False
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+    return [int(p) for p in out.stdout.split()]
+
+
+def _start_check(tmp_path: Path) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERISTEP_")}
+    env.update(ENV, VERISTEP_DATA_DIR=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "veristep.cli", "check", *BUSY],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own group: the test can see every process it leaves
+    )
+    end = time.monotonic() + 60
+    while not _children(proc.pid) and time.monotonic() < end:  # the forkserver and workers
+        time.sleep(0.2)
+    time.sleep(3)  # let the worker start on the expansion
+    return proc
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_check_stops_on_a_signal_says_so_and_leaves_no_worker(tmp_path: Path, sig) -> None:
+    proc = _start_check(tmp_path)
+    assert proc.poll() is None, "the check ended before it could be interrupted"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and len(text.strip().splitlines()) == 1, text
+    assert _gone(proc.pid, group=True), "a CAS worker outlived the interrupted check"
+
+
+def test_killed_check_leaves_no_worker_and_no_broken_pipe_noise(tmp_path: Path) -> None:
+    proc = _start_check(tmp_path)
+    proc.kill()  # kill -9: no cleanup code runs in the parent at all
+    _, err = proc.communicate(timeout=30)
+    assert _gone(proc.pid, group=True), "a CAS worker outlived kill -9 of its check"
+    assert "BrokenPipe" not in err.decode()
+
+
+def _sleep_forever(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_killing_pool_kills_workers_instead_of_draining_the_queue() -> None:
+    executor = ProcessPoolExecutor(max_workers=2, initializer=ignore_interrupts)
+    with pytest.raises(KeyboardInterrupt), killing_pool(executor) as pool:
+        futures = [pool.submit(_sleep_forever, 300) for _ in range(6)]
+        time.sleep(1)  # let the workers start their first tasks
+        processes = list(pool._processes.values())
+        raise KeyboardInterrupt
+    assert processes and all(not p.is_alive() for p in processes)
+    assert all(f.cancelled() or f.done() for f in futures[2:])
+
+
+def test_prover_in_its_own_session_dies_with_a_killed_parent(tmp_path: Path) -> None:
+    """E runs in a session of its own (so our timeout reaches its helpers); kill -9 of the
+    process that started it, or of that process's group, must still take it down."""
+    code = (
+        "from veristep.core.subprocesses import run_with_deadline\n"
+        "run_with_deadline(['sleep', '300'], timeout_s=600, memory_mb=None)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    end = time.monotonic() + 60
+    while not _children(parent.pid) and time.monotonic() < end:
+        time.sleep(0.2)
+    prover = _children(parent.pid)
+    assert prover, "the program did not start"
+    os.killpg(parent.pid, signal.SIGKILL)  # the "group kill" of the issue
+    parent.wait(timeout=30)
+    assert _gone(prover[0], group=False), "the program outlived its killed parent"
