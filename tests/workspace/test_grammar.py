@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from veristep.core.errors import InputError
 from veristep.workspace.grammar import Operation, parse_command
@@ -66,3 +68,14 @@ def test_non_string_command_is_an_input_error() -> None:
 
 def test_operation_is_a_plain_value() -> None:
     assert parse_command("factor") == Operation("factor", "factor")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_any_text_is_an_operation_or_a_located_input_error(text: str) -> None:
+    try:
+        op = parse_command(text)
+    except InputError as err:
+        assert err.message and (err.position is None or err.position >= 0)
+        return
+    assert op.kind in KINDS or op.kind == "substitute"

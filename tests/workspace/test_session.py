@@ -95,3 +95,14 @@ def test_a_statement_cannot_be_a_selection_target() -> None:
     ws = Workspace("x + 1 = 2")
     with pytest.raises(InputError, match="sub-expression"):
         ws.apply("expand", target=ws.term().graph.root.id)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, {"start": "x = 1", "nodes": [{"id": "a"}]}, {"start": "x = 1", "nodes": 5},
+     {"start": "x = 1", "cursor": "z"}, {"start": "x = 1", "nodes": [{"id": 1, "parent": 0,
+     "latex": "x = 1", "verdict": {"index": 1, "tier": "gold", "relation": "x"}}]}],
+)  # fmt: skip
+def test_malformed_workspace_json_is_an_input_error(data: dict) -> None:
+    with pytest.raises(InputError):
+        Workspace.from_json(data)

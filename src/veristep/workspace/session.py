@@ -276,6 +276,14 @@ class Workspace:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], settings: Settings | None = None) -> Workspace:
+        """A workspace from its JSON; anything malformed is an :class:`InputError`."""
+        try:
+            return cls._from_json(data, settings)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"not a workspace: {type(exc).__name__}: {exc}") from None
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any], settings: Settings | None) -> Workspace:
         ws = cls(str(data["start"]), settings, frozenset(data.get("positive") or ()))
         for raw in data.get("nodes") or []:
             node = Node.from_json(raw)
