@@ -42,6 +42,14 @@ CHECK_EXAMPLES = (
     ("A wrong step", "2x + 3 = 9\n2x = 6\nx = 4"),
     ("Loses a root", "x^2 = 4\nx = 2"),
 )
+# The badge words of the player (player.js TIERS), for lists rendered here.
+TIER_WORDS = {
+    "grounded": "proved",
+    "verified": "checked",
+    "plausible": "not proved",
+    "unchecked": "not checked",
+    "refuted": "wrong",
+}
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
     '<rect width="16" height="16" rx="3" fill="#1d2330"/>'
@@ -193,8 +201,9 @@ def _gallery_item(row: Any) -> str:
     ident = html.escape(row.ident)
     when = dt.datetime.fromtimestamp(row.created, dt.UTC)
     return (
-        f'<li data-id="{ident}"><span class="tier-icon" data-tier="{tier}" role="img" '
-        f'aria-label="{html.escape(f"{name.icon} {tier}")}"></span> '
+        f'<li data-id="{ident}"><span><span class="tier-icon" data-tier="{tier}" role="img" '
+        f'aria-label="{html.escape(f"{name.icon} {tier}")}"></span>'
+        f'<span class="tier-word" data-tier="{tier}">{TIER_WORDS[tier]}</span></span> '
         f'<a class="title" href="/d/{ident}" title="{html.escape(row.title)}">'
         f"{_title_html(row)}</a> "
         f'<small>{when:%Y-%m-%d %H:%M} UTC</small> <span class="row-actions">'
