@@ -70,7 +70,7 @@ def workspace_act(body: ActRequest, request: Request) -> dict[str, Any]:
     if body.action == "apply":
         if not body.command:
             raise InputError("say what to do, e.g. 'factor'")
-        ws.apply(body.command, target=body.target)
+        ws.apply(body.command, target=body.target, lm=request.app.state.lm)
     elif body.action == "undo":
         ws.undo()
     elif body.action == "redo":

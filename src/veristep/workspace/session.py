@@ -151,15 +151,18 @@ class Workspace:
 
         return TermGraph(self.current.latex, self.settings)
 
-    def apply(self, command: str | Operation, target: int | None = None) -> list[Node]:
+    def apply(
+        self, command: str | Operation, target: int | None = None, lm: Any = None
+    ) -> list[Node]:
         """Parse and apply one command at the cursor; the new node(s), the cursor at the last.
 
         ``target`` is a node id of :meth:`term` (a clicked glyph): the operation then rewrites
         that sub-term only ("expand this") and the whole new state is graded as one step.
+        With a DSPy ``lm``, a request the grammar cannot read is rewritten into a command first.
         """
         from veristep.workspace.applying import run_operation
 
-        op = parse_command(command) if isinstance(command, str) else command
+        op = self._operation(command, lm)
         before = self._state(self.cursor)
         if target is not None:
             latexes, warnings = self._apply_to_subterm(op, target)
@@ -174,6 +177,15 @@ class Workspace:
             label = op.text if i == len(latexes) - 1 else f"{op.text}: write it out"
             made.append(self._append(latex, label, op.kind, change, warnings))
         return made
+
+    def _operation(self, command: str | Operation, lm: Any) -> Operation:
+        if not isinstance(command, str):
+            return command
+        if lm is None:
+            return parse_command(command)
+        from veristep.workspace.phrasing import to_operation
+
+        return to_operation(command, self.current.latex, lm)
 
     def _apply_to_subterm(self, op: Operation, target: int) -> tuple[list[str], list[str]]:
         from veristep.workspace.applying import run_operation
