@@ -24,21 +24,53 @@ def test_grounding_alone_on_the_prmbench_slice_flags_no_correct_step(shared_data
     assert figure.caught >= 4 and figure.caught <= figure.computational_error_steps
 
 
-def test_machine_checks_flag_no_step_of_the_correct_opc_proofs(shared_data: Path) -> None:
-    from veristep.review.machine import machine_check
+def _opc_rows(shared_data: Path) -> list[dict]:
+    path = shared_data / "opc_judge_test" / "opc_judge_test.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _machine_flags(row: dict) -> tuple[int, list[tuple[str, object]]]:
+    """The proof read as the benchmark reads it: each step in the context of the problem and
+    the steps before (declared letters, defined functions)."""
+    from veristep.review.machine import check_steps
     from veristep.review.segment import segment_proof
 
-    path = shared_data / "opc_judge_test" / "opc_judge_test.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    flagged, grounded, steps = [], 0, 0
+    segments = segment_proof(row["proof"], strict=False)
+    results = check_steps([s.text for s in segments], row["problem"])
+    flags = [(s.id, r) for s, r in zip(segments, results, strict=True) if r.outcome == "refuted"]
+    return sum(r.outcome == "grounded" for r in results), flags
+
+
+def test_machine_checks_flag_no_step_of_the_correct_opc_proofs(shared_data: Path) -> None:
+    rows = [row for row in _opc_rows(shared_data) if row["label"] == "correct"]
+    flagged, grounded = [], 0
     for row in rows:
-        if row["label"] != "correct":
-            continue
-        for seg in segment_proof(row["proof"], strict=False):
-            steps += 1
-            outcome = machine_check(seg.text).outcome
-            grounded += outcome == "grounded"
-            if outcome == "refuted":
-                flagged.append(f"{row['id']}:{seg.id}")
-    assert steps > 7000 and grounded > 20
+        proof_grounded, flags = _machine_flags(row)
+        grounded += proof_grounded
+        flagged += [f"{row['id']}:{sid}" for sid, _ in flags]
+    assert len(rows) == 161 and grounded > 20
     assert flagged == []
+
+
+def test_every_flag_on_the_incorrect_opc_proofs_has_a_witness_sympy_confirms(
+    shared_data: Path,
+) -> None:
+    """The flags measured by ``bench/review.py opc-grounding``, each re-checked by SymPy through
+    the semantic graph — a path that shares nothing with the review's own rational evaluator."""
+    import sympy
+
+    from veristep.mathgraph import parse_latex, to_sympy
+
+    expected = {"opc-test-397": ["s14"], "opc-test-429": ["s143", "s150", "s203"]}
+    rows = {row["id"]: row for row in _opc_rows(shared_data) if row["id"] in expected}
+    for key, steps in expected.items():
+        _, flags = _machine_flags(rows[key])
+        assert [sid for sid, _ in flags] == steps
+        for _, result in flags:
+            check = next(c for c in result.checks if c.witness == result.witness)
+            assert check.check == "exact_arithmetic"
+            lhs, _, rhs = check.latex.partition(" = ")
+            left, right = (to_sympy(parse_latex(side)) for side in (lhs, rhs))
+            assert sympy.simplify(left - right) != 0, check.latex
+            assert f"the left side is {left}" in result.witness
+            assert f"the right side is {right}" in result.witness
