@@ -254,3 +254,23 @@ def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation
     assert "derivative" in plot.inner_text()
     assert errors == []
     context.close()
+
+
+def test_a_conclusion_refuted_by_the_gate_is_a_red_warning(
+    chromium, tmp_path_factory, make_derivation
+):
+    derivation = make_derivation([r"\sqrt{x} = -3", "x = 9"], ["grounded"])
+    derivation["confidence"].update(
+        tier="refuted", summary="1/1 steps verified · conclusion refuted: x = 9 does not solve"
+    )
+    path = tmp_path_factory.mktemp("gate") / "d.html"
+    path.write_text(export_html(derivation), encoding="utf-8")
+    context = chromium.new_context(viewport={"width": 390, "height": 800})
+    context.set_offline(True)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_function("() => document.querySelector('.vs-mount').veristep")
+    warn = page.locator(".vs-warn[data-kind=refuted]")
+    assert warn.count() == 1 and "The conclusion is wrong" in warn.inner_text()
+    assert "x = 9 does not solve" in warn.inner_text()
+    context.close()

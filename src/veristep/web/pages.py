@@ -116,9 +116,19 @@ def favicon() -> Response:
     return Response(FAVICON, media_type="image/svg+xml")
 
 
+def _has_model(request: Request) -> bool:
+    return request.app.state.lm is not None or bool(request.app.state.settings.model)
+
+
 @router.get("/", response_class=HTMLResponse)
-def derive_page() -> str:
+def derive_page(request: Request) -> str:
     qf = DERIVE_EXAMPLES[0]
+    llm = (
+        '<option value="llm">language model</option>'
+        if _has_model(request)
+        else '<option value="llm" disabled>language model (none configured: set VERISTEP_MODEL)'
+        "</option>"
+    )
     body = f"""
 <h1>Derive</h1>
 <p>Type where to start and where to arrive, in LaTeX. The planner proposes the steps and the
@@ -130,7 +140,7 @@ verifier grades every one of them.</p>
   <div class="field"><label for="proposer">Proposer</label>
   <select id="proposer" name="proposer">
     <option value="symbolic" selected>symbolic (offline CAS planner)</option>
-    <option value="llm">language model</option></select></div>
+    {llm}</select></div>
   <div class="actions">
     <button type="submit" id="derive-submit">Derive</button>
     <button type="button" id="derive-cancel" hidden>Cancel</button>
@@ -232,7 +242,7 @@ def derivation_page(ident: str, request: Request) -> str:
 
 @router.get("/chat", response_class=HTMLResponse)
 def chat_page(request: Request) -> str:
-    configured = request.app.state.lm is not None or bool(request.app.state.settings.model)
+    configured = _has_model(request)
     model_note = (
         '<p id="model-status" class="muted">A language model is configured.</p>'
         if configured

@@ -446,6 +446,20 @@
       note.appendChild(go);
       box.appendChild(note);
     });
+    // The conclusion gate can refute a chain whose every step is honest (an extraneous root
+    // carried to the end): that must be as loud as a wrong step.
+    var conf = p.confidence || {};
+    var stepRefuted = (p.steps || []).some(function (s) { return s.tier === "refuted"; });
+    if (conf.tier === "refuted" && !stepRefuted) {
+      var gate = el("div", "vs-warn");
+      gate.setAttribute("data-kind", "refuted");
+      gate.setAttribute("role", "alert");
+      gate.appendChild(el("strong", null, "\u2717 The conclusion is wrong"));
+      var why = el("span", "vs-warn-text", ": ");
+      appendProse(why, conf.summary || "");
+      gate.appendChild(why);
+      box.appendChild(gate);
+    }
     var end = p.endpoint || {};
     if (p.target && end.reached === false) {
       var note = el("div", "vs-warn");
