@@ -256,12 +256,14 @@ def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation
     context.close()
 
 
-def test_a_conclusion_refuted_by_the_gate_is_a_red_warning(
+def test_lossy_steps_are_amber_assumptions_are_noted_and_the_gate_is_red(
     chromium, tmp_path_factory, make_derivation
 ):
-    derivation = make_derivation([r"\sqrt{x} = -3", "x = 9"], ["grounded"])
+    derivation = make_derivation(["a x^2 = 4 a", "x^2 = 4", "x = 2"], ["verified", "plausible"])
+    derivation["steps"][0].update(relation="narrows", reason="assumes a ≠ 0")
+    derivation["steps"][1].update(relation="narrows", reason="loses -2, which solves $x^2 = 4$")
     derivation["confidence"].update(
-        tier="refuted", summary="1/1 steps verified · conclusion refuted: x = 9 does not solve"
+        tier="refuted", summary="conclusion refuted: x = 9 does not solve the start"
     )
     path = tmp_path_factory.mktemp("gate") / "d.html"
     path.write_text(export_html(derivation), encoding="utf-8")
@@ -270,7 +272,17 @@ def test_a_conclusion_refuted_by_the_gate_is_a_red_warning(
     page = context.new_page()
     page.goto(path.as_uri())
     page.wait_for_function("() => document.querySelector('.vs-mount').veristep")
-    warn = page.locator(".vs-warn[data-kind=refuted]")
-    assert warn.count() == 1 and "The conclusion is wrong" in warn.inner_text()
-    assert "x = 9 does not solve" in warn.inner_text()
+    kinds = page.eval_on_selector_all(".vs-warn", "ws => ws.map(w => w.dataset.kind)")
+    assert kinds == ["assumes", "lossy", "refuted"]
+    lossy = page.locator(".vs-warn[data-kind=lossy]")
+    assert "Step 2 loses a solution" in lossy.inner_text() and "loses -2" in lossy.inner_text()
+    assert lossy.locator(".katex").count() == 1  # the $…$ in the reason is typeset
+    amber = page.evaluate(
+        "getComputedStyle(document.querySelector('.vs-warn[data-kind=lossy]')).backgroundColor"
+    )
+    assert amber == "rgb(255, 244, 224)"
+    assert "assumption" in page.inner_text(".vs-warn[data-kind=assumes]")
+    gate = page.locator(".vs-warn[data-kind=refuted]")
+    assert "The conclusion is wrong" in gate.inner_text()
+    assert "x = 9 does not solve" in gate.inner_text()
     context.close()

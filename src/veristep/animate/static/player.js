@@ -296,6 +296,11 @@
   function stepWarning(s) {
     var reason = s.reason || "", wit = witnessText(s.witness);
     if (s.tier === "refuted") return { kind: "refuted", head: "Step " + s.index + " is wrong", reason: reason, witness: wit };
+    // A narrowing graded verified or better loses nothing for generic parameters: it holds
+    // under an assumption (dividing by a assumes a \u2260 0), which is said, not alarmed about.
+    if (s.relation === "narrows" && (s.tier === "verified" || s.tier === "grounded")) {
+      return { kind: "assumes", head: "Step " + s.index + " holds under an assumption", reason: reason, witness: wit };
+    }
     if (s.relation === "narrows") return { kind: "lossy", head: "Step " + s.index + " loses a solution", reason: reason, witness: wit };
     if (s.relation === "widens") return { kind: "widens", head: "Step " + s.index + " may add a solution", reason: reason, witness: wit };
     if (s.tier === "unchecked") return { kind: "unchecked", head: "Step " + s.index + " could not be checked", reason: reason, witness: "" };
