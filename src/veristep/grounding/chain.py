@@ -220,15 +220,16 @@ def endpoint(
 def conclusion(start: State, last: State, ctx: Context) -> dict[str, Any] | None:
     """The conclusion gate's finding as the derivation JSON carries it (None: nothing found)."""
     from veristep.grounding.conclusion import conclusion_gate
+    from veristep.grounding.statements import is_statement
 
-    if start.error is not None or last.error is not None:
+    if start.error is not None or last.error is not None or not is_statement(start.expr):
         return None
-    prev = start.expr
-    if start.hidden and None not in start.hidden:
-        from sympy import And
-
-        prev = And(start.expr, *start.hidden)  # the start's domain as written
     try:
+        prev = start.expr
+        if start.hidden and None not in start.hidden:
+            from sympy import And
+
+            prev = And(start.expr, *start.hidden)  # the start's domain as written
         found = conclusion_gate(prev, last.expr, ctx.for_step(None))
     except Exception:  # the gate is a safeguard; a defect in it must not hide the steps
         log.warning("conclusion gate failed", exc_info=True)

@@ -246,3 +246,37 @@ def representative(s: Set) -> Any:
         if v in s:
             return S(v)
     return None
+
+
+def members(s: Set, per_family: int = 5) -> list[Any]:
+    """A few explicit members of a finite set or of a union of integer-indexed families
+    (``{2nπ | n ∈ ℤ}``), smallest index first; [] for anything else.
+
+    >>> from sympy import sin, symbols
+    >>> x = symbols("x", real=True)
+    >>> members(solveset(sin(x), x, S.Reals))[:3]
+    [0, pi, 2*pi]
+    """
+    from sympy import ImageSet
+
+    if isinstance(s, FiniteSet):
+        return list(s.args)
+    if isinstance(s, Union):
+        out: list[Any] = []
+        for part in s.args:
+            found = members(part, per_family)
+            if not found:
+                return []
+            out += found
+        return _interleave(out, len(s.args))
+    if isinstance(s, ImageSet) and s.base_sets == (S.Integers,) and len(s.lamda.variables) == 1:
+        n = s.lamda.variables[0]
+        return [s.lamda.expr.subs(n, k) for k in (0, 1, -1, 2, -2)[:per_family]]
+    return []
+
+
+def _interleave(values: list[Any], groups: int) -> list[Any]:
+    size = len(values) // groups if groups else 0
+    if size * groups != len(values):
+        return values
+    return [values[g * size + i] for i in range(size) for g in range(groups)]

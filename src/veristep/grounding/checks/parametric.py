@@ -72,24 +72,38 @@ def _equations(s: Basic) -> bool:
 
 
 def compare_roots(rp: tuple[Expr, ...], rn: tuple[Expr, ...], var: Symbol) -> tuple[str, Any]:
-    """CAS task: ('equal'|'narrows'|'widens'|'new'|'undecided', detail)."""
+    """CAS task: ('equal'|'narrows'|'widens'|'new'|'undecided', detail).
+
+    ``solve`` lists every root only of polynomial (or rational) residuals; for ``cos(bx) = 1`` it
+    lists two of infinitely many. Such lists are never compared as sets: only a two-sided
+    counter-example (a root of the next that fails the previous *and* a root of the previous
+    that fails the next, at the same concrete parameters) decides anything there.
+    """
     roots_p = _roots(rp, var)
     roots_n = _roots(rn, var)
     if roots_p is None or roots_n is None:
         return ("undecided", None)
+    complete = all(_polynomial_like(r, var) for r in (*rp, *rn))
     extra = [r for r in roots_n if not any(_same(r, s) for s in roots_p)]
     lost = [s for s in roots_p if not any(_same(s, r) for r in roots_n)]
-    if not extra and not lost:
+    if complete and not extra and not lost:
         return ("equal", None)
-    if not extra:
+    if complete and not extra:
         return ("narrows", lost)
-    if not lost:
+    if complete and not lost:
         return ("widens", extra)
     for r in extra:
-        witness = _counter_example(rp, r, var)
+        witness = _counter_example(rp, r, var, rn, lost)
         if witness is not None:
             return ("new", witness)
     return ("undecided", None)
+
+
+def _polynomial_like(r: Expr, var: Symbol) -> bool:
+    from sympy import fraction, together
+
+    num, den = fraction(together(r))
+    return bool(num.is_polynomial(var) and den.is_polynomial(var))
 
 
 def _roots(residuals: tuple[Expr, ...], var: Symbol) -> list[Expr] | None:
@@ -108,19 +122,39 @@ def _same(r: Expr, s: Expr) -> bool:
     return zero_test(r - s)[0] == "zero"
 
 
-def _counter_example(rp: tuple[Expr, ...], root: Expr, var: Symbol) -> dict[str, str] | None:
-    """Parameter values where ``var = root`` is a real number that solves no previous branch."""
-    params = sorted(root.free_symbols | set().union(*(r.free_symbols for r in rp)) - {var}, key=str)
-    if len(params) > 3:  # 7^4 substitutions would outrun any step budget
+def _counter_example(
+    rp: tuple[Expr, ...],
+    root: Expr,
+    var: Symbol,
+    rn: tuple[Expr, ...] = (),
+    lost: list[Expr] | None = None,
+) -> dict[str, str] | None:
+    """Parameter values where ``var = root`` is a real number that solves no previous branch and,
+    when ``lost`` is given, some lost root of the previous is a real number that solves no
+    next branch: the step neither follows nor widens there."""
+    params = {p for e in (root, *rp, *rn, *(lost or ())) for p in e.free_symbols} - {var}
+    params_sorted = sorted(params, key=str)
+    if len(params_sorted) > 3:  # 7^4 substitutions would outrun any step budget
         return None
-    for values in product(_PARAM_VALUES, repeat=len(params)):
-        subs = dict(zip(params, values, strict=True))
+    for values in product(_PARAM_VALUES, repeat=len(params_sorted)):
+        subs = dict(zip(params_sorted, values, strict=True))
         v = value_at(root.subs(subs), var, S.Zero)
         if v is None:
             continue
         residues = [r.subs(subs).subs(var, v) for r in rp]
-        if all(is_nonzero_constant(e) for e in residues):
-            witness = {p.name: str(val) for p, val in subs.items()}
-            witness[var.name] = str(v)
-            return witness
+        if not all(is_nonzero_constant(e) for e in residues):
+            continue
+        if lost is not None and not _fails_next(lost, rn, subs, var):
+            continue
+        witness = {p.name: str(val) for p, val in subs.items()}
+        witness[var.name] = str(v)
+        return witness
     return None
+
+
+def _fails_next(lost: list[Expr], rn: tuple[Expr, ...], subs: dict, var: Symbol) -> bool:
+    for root in lost:
+        v = value_at(root.subs(subs), var, S.Zero)
+        if v is not None and all(is_nonzero_constant(r.subs(subs).subs(var, v)) for r in rn):
+            return True
+    return False

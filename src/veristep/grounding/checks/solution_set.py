@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sympy import Basic, Symbol
+from sympy import Basic, S, Symbol
 
 from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
@@ -56,6 +56,14 @@ def _decide(result: tuple[str, Any, Any], var: Symbol) -> Decision | None:
         verb = "does" if len(first) == 1 else "do"
         reason = f"widens: adds {show(first)}, which {verb} not solve the previous step"
         return Decision(Relation.WIDENS, Tier.GROUNDED, reason, list(first))
+    if tag == "widens-from-nothing":
+        # Every value this step admits is extraneous: no answer can come out of it. Honest as a
+        # widening, but nothing a reader should build on.
+        reason = (
+            f"the previous step has no real solution; this one admits {show(first)}, "
+            "which cannot solve it"
+        )
+        return Decision(Relation.WIDENS, Tier.PLAUSIBLE, reason, list(first))
     if tag == "empty":
         reason = f"the next step has no real solution, but {var.name} = {first} solves the previous"
         return Decision.refuted(reason, [first])
@@ -71,9 +79,41 @@ def _vals(values: list[Any]) -> str:
 
 def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any, Any]:
     """CAS task: solve both, compare, and confirm any refuting witness by substitution."""
-    tag, first, second = compare_sets(real_solution_set(prev, var), real_solution_set(nxt, var))
+    a, b = real_solution_set(prev, var), real_solution_set(nxt, var)
+    tag, first, second = compare_sets(a, b)
+    if tag == "undecided":
+        return periodic(a, b, prev, nxt, var)
+    if tag == "widens" and a == S.EmptySet:
+        tag = "widens-from-nothing"
     if tag == "new" and not all(holds(prev, var, v) is False for v in first):
         return ("undecided", None, None)
     if tag == "empty" and (first is None or holds(prev, var, first) is not True):
         return ("undecided", None, None)
     return (tag, first, second)
+
+
+def periodic(a: Any, b: Any, prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any, Any]:
+    """A periodic family on one side and finitely many values on the other (``sin x = 0`` and
+    ``x = 0``): decided by substituting the finite values and members of the family — each
+    reported value re-checked in both states as written.
+    """
+    from sympy import FiniteSet
+
+    from veristep.grounding.solving import comparable, members
+
+    if isinstance(b, FiniteSet) and comparable(b) and members(a):
+        outside = [v for v in b if holds(prev, var, v) is False]
+        lost = [
+            m for m in members(a) if holds(prev, var, m) is True and holds(nxt, var, m) is False
+        ]
+        if outside and lost:
+            return ("new", outside[:5], None)
+        if lost and all(holds(prev, var, v) is True for v in b):
+            return ("narrows", sorted(b, key=float), lost[:1])
+    if isinstance(a, FiniteSet) and comparable(a) and members(b):
+        added = [
+            m for m in members(b) if holds(nxt, var, m) is True and holds(prev, var, m) is False
+        ]
+        if added and all(holds(nxt, var, v) is True for v in a):
+            return ("widens", added[:1], None)
+    return ("undecided", None, None)
