@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from veristep.formal.accept import Refused, parse_coqchk
 from veristep.formal.backends.base import Theorem
 from veristep.formal.signals import FailureKind
-from veristep.formal.strict import check_file, confirm, parse_assumptions
+from veristep.formal.strict import check_file, confirm
 
 pytestmark = pytest.mark.coq
 
@@ -17,7 +18,7 @@ SQ = Theorem("sq", REAL_HEADER, "Theorem sq : forall x : R, 0 <= x * x + 1.")
 def test_honest_real_proof_is_accepted_with_only_real_axioms() -> None:
     verdict = confirm(SQ, "intros x. nra.")
     assert verdict.accepted, verdict.reason
-    assert "ClassicalDedekindReals.sig_forall_dec" in verdict.axioms
+    assert "Coq.Reals.ClassicalDedekindReals.sig_forall_dec" in verdict.axioms  # by full name
 
 
 def test_wrong_proof_is_rejected_with_the_signal() -> None:
@@ -37,7 +38,7 @@ def test_file_with_an_axiom_is_rejected_and_the_audit_catches_it_too() -> None:
     text = f"{header}\n{SQ.statement}\nProof. destruct cheat. Qed.\n"
     verdict = check_file(text)
     assert not verdict.accepted and "Axiom" in verdict.reason  # the text filter, first line
-    # The second line of defence: Print Assumptions, for a header the filter did not see.
+    # The second line of defence: coqchk, for a header the filter did not see.
     audited = confirm(Theorem("sq", header, SQ.statement), "destruct cheat.")
     assert not audited.accepted and "cheat" in audited.reason
 
@@ -55,7 +56,7 @@ def test_file_proving_a_different_statement_is_rejected() -> None:
     text = f"{REAL_HEADER}\n{weaker}\nProof. intros x. nra. Qed.\n"
     assert check_file(text).accepted  # it is a fine proof of *its own* statement ...
     verdict = check_file(text, expected=SQ)  # ... but not of the one asked for
-    assert not verdict.accepted and "different statement" in verdict.reason
+    assert not verdict.accepted and "does not prove the reference statement" in verdict.reason
 
 
 def test_abort_and_admitted_files_are_rejected() -> None:
@@ -63,7 +64,7 @@ def test_abort_and_admitted_files_are_rejected() -> None:
     admitted = f"{REAL_HEADER}\n{SQ.statement}\nProof. intros x. Admitted.\n"
     for text in (aborted, admitted):
         verdict = check_file(text)
-        assert not verdict.accepted and verdict.failure is FailureKind.INCOMPLETE
+        assert not verdict.accepted and verdict.failure is FailureKind.FORBIDDEN
 
 
 def test_unsafe_flag_in_a_file_is_rejected() -> None:
@@ -88,9 +89,20 @@ def test_benchmark_header_axioms_are_allowed_only_for_that_benchmark() -> None:
     assert not check_file(more_axioms, expected=theorem).accepted
 
 
-def test_parse_assumptions_variants() -> None:
-    assert parse_assumptions("Closed under the global context\n") == []
-    assert parse_assumptions("nothing here") is None
+def test_coqchk_summary_is_parsed_strictly() -> None:
+    summary = (
+        "CONTEXT SUMMARY\n===============\n\n* Theory: Set is predicative\n\n* Axioms: <none>\n\n"
+        "* Constants/Inductives relying on type-in-type: <none>\n\n"
+        "* Constants/Inductives relying on unsafe (co)fixpoints: <none>\n\n"
+        "* Inductives whose positivity is assumed: <none>\n"
+    )
+    assert parse_coqchk(summary) == []
+    with pytest.raises(Refused):
+        parse_coqchk("nothing here")
+    with pytest.raises(Refused, match="unsafe"):
+        parse_coqchk(
+            summary.replace("fixpoints: <none>", "fixpoints:\n    VsCand.VsCandidate.loop")
+        )
 
 
 def test_printed_look_alike_verdict_does_not_fool_the_audit() -> None:

@@ -42,30 +42,11 @@ MAX_CANDIDATE_CHARS = 4000
 
 
 def strip_comments(text: str) -> str | None:
-    """The text with (nested) comments removed, or None when a comment or string is unbalanced."""
-    out: list[str] = []
-    depth, i, in_string = 0, 0, False
-    while i < len(text):
-        two = text[i : i + 2]
-        if in_string:
-            if text[i] == '"':
-                in_string = False
-            out.append(text[i]) if depth == 0 else None
-            i += 1
-        elif two == "(*":
-            depth, i = depth + 1, i + 2
-        elif two == "*)":
-            if depth == 0:
-                return None
-            depth, i = depth - 1, i + 2
-        else:
-            if depth == 0:
-                in_string = text[i] == '"'
-                out.append(text[i])
-            i += 1
-    if depth or in_string:
-        return None
-    return "".join(out)
+    """The text with comments blanked as Coq lexes them (strings inside comments included), or
+    None when a comment or string is unterminated."""
+    from veristep.formal.coq_lex import mask
+
+    return mask(text, strings=False)
 
 
 def split_sentences(script: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from veristep.core.settings import Settings
 from veristep.formal.backends.base import Attempt, OpenGoal, StrictVerdict, Theorem
@@ -188,13 +188,14 @@ class CoqBackend:
 
     def confirm(self, theorem: Theorem, proof: str) -> StrictVerdict:
         self.calls += 1
-        # The same imports the session had, so a proof found there means the same thing here.
-        with_prelude = replace(theorem, header=f"{theorem.header.rstrip()}\n{self.prelude}")
+        # The same imports the session had, so a proof found there means the same thing here;
+        # the statement itself is elaborated with the theorem's header alone.
         return confirm(
-            with_prelude,
+            theorem,
             proof,
             timeout_s=self.confirm_timeout_s,
             memory_mb=self.settings.coq_memory_mb,
+            prelude=self.prelude,
         )
 
 

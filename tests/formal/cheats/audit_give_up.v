@@ -1,0 +1,10 @@
+(* veristep-corpus: reject
+   reference: real_sq
+   why: give_up inside the proof *)
+Require Import Reals.
+Open Scope R_scope.
+
+Theorem real_sq : forall x : R, 0 <= x * x + 1.
+Proof.
+intros x. give_up.
+Qed.

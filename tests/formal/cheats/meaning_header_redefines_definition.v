@@ -1,0 +1,17 @@
+(* veristep-corpus: reject
+   reference: fix_sum_false
+   why: the benchmark header's Fixpoint changed in the candidate *)
+Require Import Arith.
+
+Fixpoint sum_to (f : nat -> nat) (n : nat) :=
+  match n with
+  | 0 => 1
+  | S p => sum_to f p + f p
+  end.
+
+Notation "∑ k < n , f" :=
+  (sum_to (fun k => f) n)
+  (at level 60, k ident, n at level 60, f at level 60).
+
+Theorem fix_sum_false : (∑ k < 4, k) = 7.
+Proof. reflexivity. Qed.
