@@ -6,10 +6,11 @@ moves to the parent, ``redo`` back to the child last visited, ``goto`` to any st
 a command anywhere but at a leaf starts a new branch there.
 
 >>> ws = Workspace("2x + 3 = 7")
->>> [n.latex for n in ws.apply("subtract 3 from both sides")]
-['2 \\\\cdot x = 4']
->>> ws.undo().latex, ws.redo().latex
-('2x + 3 = 7', '2 \\\\cdot x = 4')
+>>> (node,) = ws.apply("subtract 3 from both sides")
+>>> node.verdict.tier.name_lower, node.operation
+('grounded', 'subtract 3 from both sides')
+>>> ws.undo().latex, ws.redo().id
+('2x + 3 = 7', 1)
 """
 
 from __future__ import annotations
