@@ -1,9 +1,11 @@
 """ALPS part 2: the construction channel — a finite presentation E of a nontrivial model.
 
 E is certified iff (a) **correctness**: the prover proves E ⊢ L, and (b) **nonvacuity**:
-E ∪ {a ≠ b} has a model — a table found by SAT and re-checked by evaluating every equation, or a
-complete saturation by the prover (``Satisfiable``). Together they exhibit a nontrivial magma
-satisfying L. Both checks always run, so the feedback says which side failed:
+E ∪ {a ≠ b} has a model — a table found by SAT and re-checked by evaluating every equation, or
+E oriented into a convergent rewrite system checked by our own code (``ordered_model``: the term
+algebra modulo E, possibly infinite), or a complete saturation by the prover (``Satisfiable``).
+Together they exhibit a nontrivial magma satisfying L. Both checks always run, so the feedback
+says which side failed:
 
 * (a) ✓ (b) ✗ — too strong: E collapses every model;
 * (a) ✗ (b) ✓ — too weak: E has nontrivial models but does not entail the law;
@@ -144,10 +146,34 @@ def nonvacuity(presentation: list[Law], prover: Prover, timeout_s: float, mem: i
     if table is not None:
         evidence = {"table": [list(row) for row in table], "sizes_tried": tried}
         return Check("nonvacuity", True, "sat", "model", evidence, ms)
+    rewriting = _convergent(presentation)
+    if rewriting is not None:
+        return rewriting
     problem = nontriviality_problem(presentation)
     res = prover.run(problem, timeout_s, mem)
     evidence = {**_prover_evidence(problem.tptp, res), "sat_sizes_without_model": tried}
     return Check("nonvacuity", res.model, "prover", res.status, evidence, ms + res.ms)
+
+
+REWRITING_WORK = 2_000_000  # the judge's budget for checking E as a convergent system
+
+
+def _convergent(presentation: list[Law]) -> Check | None:
+    """E oriented by KBO and checked convergent by our own code: the term algebra modulo E is
+    then a model of E with a ≠ b (infinite ones included). None when E is not such a system."""
+    import time
+
+    from veristep.alps.judge.ordered_model import check_convergent, orient
+
+    start = time.perf_counter()
+    rules = orient(presentation)
+    if rules is None:
+        return None
+    result = check_convergent(rules, REWRITING_WORK)
+    if not result.certified:
+        return None
+    ms = (time.perf_counter() - start) * 1000
+    return Check("nonvacuity", True, "rewriting", "convergent", result.to_json(), ms)
 
 
 def certify(
