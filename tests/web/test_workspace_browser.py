@@ -154,3 +154,21 @@ def test_play_the_next_step(page, server, artifacts) -> None:
     )
     assert page.inner_text("#pl-streak") == "1"
     page.screenshot(path=str(artifacts / "play.png"), full_page=True)
+
+
+def test_a_saved_derivation_becomes_an_exercise_page(page, server, artifacts) -> None:
+    from veristep.workspace.session import Workspace
+
+    ws = Workspace("2x + 3 = 7")
+    ws.apply("subtract 3 from both sides")
+    ws.apply("divide both sides by 2")
+    derivation = ws.derivation().to_json()
+    saved = page.request.post(server + "/api/derivations", data={"derivation": derivation})
+    assert saved.ok, saved.text()
+    ident = saved.json()["id"]
+    page.goto(f"{server}/play?d={ident}")
+    page.wait_for_selector("#pl-choices button", timeout=SLOW)
+    assert page.inner_text("#pl-progress") == "exercise 1 of 2"
+    page.click("#pl-next-ex")
+    assert page.inner_text("#pl-progress") == "exercise 2 of 2"
+    assert page.locator("#pl-next-ex").is_hidden()

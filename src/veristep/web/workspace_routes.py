@@ -219,7 +219,10 @@ def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
     row = request.app.state.store.get(ident)
     if row is None:
         raise InputError(f"no saved derivation {ident!r}")
-    exercises = exercises_from_derivation(row.derivation, request.app.state.settings)
+    from veristep.web.grading import shown
+
+    derivation, _ = shown(row)  # only tiers this server computed count: others are unchecked
+    exercises = exercises_from_derivation(derivation, request.app.state.settings)
     return {"exercises": [e.to_json() for e in exercises]}
 
 
@@ -313,7 +316,9 @@ PLAY_HTML = """
   <form id="pl-type"><label for="pl-answer">Or type the next state</label>
     <input id="pl-answer" autocomplete="off"><button type="submit">Check</button></form>
   <p id="pl-feedback" aria-live="polite"></p>
-  <p>Score <span id="pl-points">0</span> · streak <span id="pl-streak">0</span></p>
+  <p>Score <span id="pl-points">0</span> · streak <span id="pl-streak">0</span>
+    <span id="pl-progress"></span></p>
+  <button id="pl-next-ex" type="button" hidden>Next exercise</button>
 </div>
 <pre id="pl-error" class="field-error" hidden></pre>
 <style>#pl-choices button { font-size: 1.2em; margin: .2em; min-width: 10em; }

@@ -276,6 +276,24 @@
 
     $("pl-points").textContent = score.points;
     $("pl-streak").textContent = score.streak;
+    // /play?d=ID: a saved derivation as a sequence of exercises (a teacher's exercise page).
+    var saved = new URLSearchParams(window.location.search).get("d");
+    if (saved) {
+      fetch("/api/derivations/" + encodeURIComponent(saved) + "/exercises")
+        .then(function (r) { return r.json().then(function (d) { if (!r.ok) { throw new Error(d.message); } return d; }); })
+        .then(function (data) {
+          var queue = data.exercises, at = 0, next = $("pl-next-ex");
+          $("pl-new").hidden = true;
+          if (!queue.length) { throw new Error("this derivation has no step to practise"); }
+          function step() {
+            $("pl-progress").textContent = "exercise " + (at + 1) + " of " + queue.length;
+            next.hidden = at + 1 >= queue.length;
+            show(queue[at]);
+          }
+          next.addEventListener("click", function () { at += 1; step(); });
+          step();
+        }).catch(function (e) { showError(err, e); });
+    }
     $("pl-new").addEventListener("submit", function (ev) {
       ev.preventDefault();
       post("/api/exercise", { prev: $("pl-prev").value, next: $("pl-next").value })
