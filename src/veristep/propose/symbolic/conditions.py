@@ -19,6 +19,7 @@ import sympy as sp
 
 from veristep.propose.symbolic.goals import solved_values
 from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math
+from veristep.propose.symbolic.printer import to_latex
 
 OneUnknown = Callable[[sp.Basic, Problem], list[Move]]
 _TRIG = (sp.sin, sp.cos, sp.tan)
@@ -136,11 +137,80 @@ def _trig_as_unknown(case: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
     atoms = [a for a in case.atoms(*_TRIG) if a.has(p.var)]
     if len(atoms) != 1:
         return []
-    u = sp.Symbol("trigunknown", real=True)  # a name no wording contains, replaced back below
-    replaced = case.xreplace({atoms[0]: u})
+    return _in_terms_of(case, p, one, atoms[0], {atoms[0]: 1})
+
+
+# The stand-in unknown: a name no wording contains, so it can be replaced back in the words.
+_U = sp.Symbol("standinunknown", real=True)
+
+
+def _in_terms_of(
+    case: sp.Eq, p: Problem, one: OneUnknown, g: sp.Basic, powers: dict[sp.Basic, int]
+) -> list[Move]:
+    """Solve ``case`` for ``g`` (each atom a = g^k): the one-unknown moves on ``u``, mapped back."""
+    replaced = case.xreplace({a: _U**k for a, k in powers.items()})
     if replaced.has(p.var):
         return []
-    moves = one(replaced, Problem(replaced, None, u))
-    back = {u: atoms[0]}
-    return [Move(m.name, m.operation.replace(bare_tex(u), bare_tex(atoms[0])), m.justification,
-                 m.change_type, m.state.xreplace(back)) for m in moves]  # fmt: skip
+    moves = one(replaced, Problem(replaced, None, _U))
+    if not moves:
+        return []
+    shown = (
+        bare_tex(g)
+        if g.is_Function and not isinstance(g, sp.exp)
+        else (f"\\left({bare_tex(g)}\\right)")
+    )
+    back = {_U: g}
+    out = []
+    for m in moves:
+        words = m.operation.replace(bare_tex(_U), shown)
+        out.append(Move(m.name, words, m.justification, m.change_type, m.state.xreplace(back)))
+    if any(k > 1 for k in powers.values()) and out:
+        first = out[0]
+        line = to_latex(replaced).replace(bare_tex(_U), shown)
+        op = f"write the equation in terms of {math(bare_tex(g))}"
+        why = "; ".join(math(f"{bare_tex(a)} = {shown}^{{{k}}}") for a, k in powers.items()
+                        if k > 1) + f": a quadratic in {math(bare_tex(g))}"  # fmt: skip
+        out[0] = Move(first.name, first.operation, first.justification, first.change_type,
+                      first.state, before=((op, why, line),))  # fmt: skip
+    return out
+
+
+def exponential_as_unknown(case: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
+    """``e^{2x} - 5e^x + 6 = 0`` or ``4^x - 3 \\cdot 2^x + 2 = 0``: a polynomial in ``e^x``
+    (or ``2^x``), solved for it."""
+    x = p.var
+    if x is None or not isinstance(case, sp.Eq):
+        return []
+    atoms = [a for a in case.atoms(sp.exp, sp.Pow) if a.has(x) and _exp_atom(a, x)]
+    if not atoms:
+        return []
+    if len(atoms) == 1 and _solved_for(case, atoms[0]):
+        return []
+    bases = {_base(a) for a in atoms}
+    b = min(bases, key=lambda v: float(v))
+    powers = {}
+    for a in atoms:
+        k = sp.nsimplify(sp.log(_base(a)) / sp.log(b) * _rate(a, x))
+        if not (k.is_Integer and k > 0):
+            return []
+        powers[a] = int(k)
+    g = sp.exp(x) if b == sp.E else sp.Pow(b, x)
+    return _in_terms_of(case, p, one, g, powers)
+
+
+def _exp_atom(a: sp.Basic, x: sp.Symbol) -> bool:
+    expo = a.args[0] if isinstance(a, sp.exp) else a.exp
+    base_ok = isinstance(a, sp.exp) or (a.base.is_Integer and a.base > 1)
+    return base_ok and (expo / x).is_Integer is True
+
+
+def _base(a: sp.Basic) -> sp.Basic:
+    return sp.E if isinstance(a, sp.exp) else a.base
+
+
+def _rate(a: sp.Basic, x: sp.Symbol) -> sp.Basic:
+    return (a.args[0] if isinstance(a, sp.exp) else a.exp) / x
+
+
+def _solved_for(case: sp.Eq, a: sp.Basic) -> bool:
+    return (case.lhs == a and not case.rhs.has(a)) or (case.rhs == a and not case.lhs.has(a))

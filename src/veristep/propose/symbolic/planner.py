@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from veristep.propose.symbolic import goals
-from veristep.propose.symbolic.conditions import condition_moves
+from veristep.propose.symbolic.conditions import condition_moves, exponential_as_unknown
 from veristep.propose.symbolic.conditions import split as split_conditions
 from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_derivative
 from veristep.propose.symbolic.equations import polynomial_moves
@@ -198,12 +198,13 @@ def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
     circle = circle_moves(state, p)
     if circle:
         return circle
-    moves = inequality_moves(state, p) + special_moves(state, p) + polynomial_moves(state, p)
-    return moves or _cas_solve_move(state, p)
+    return _case_moves(state, p) or _cas_solve_move(state, p)
 
 
 def _case_moves(case: sp.Basic, p: Problem) -> list[Move]:
-    return inequality_moves(case, p) + special_moves(case, p) + polynomial_moves(case, p)
+    """The moves for one equation or inequality in one unknown."""
+    moves = inequality_moves(case, p) + special_moves(case, p) + polynomial_moves(case, p)
+    return moves or exponential_as_unknown(case, p, _case_moves)
 
 
 def _lift_over_cases(state: sp.Or, p: Problem) -> list[Move]:

@@ -164,9 +164,11 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
                 new,
             )
         ]
-    if not (isinstance(lhs, sp.Pow) and lhs.base.is_number and lhs.exp.has(x)) or rhs.has(x):
+    if not (isinstance(lhs, sp.Pow) and lhs.base.is_number and lhs.exp.has(x)):
         return []
     base, expo = lhs.base, lhs.exp
+    if rhs.has(x):
+        return _common_base_moves(lhs, rhs)
     if isinstance(rhs, sp.Pow) and rhs.base == base:
         new = sp.Eq(expo, rhs.exp)
         return [
@@ -201,6 +203,32 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
     return [take_ln]
 
 
+def _common_base_moves(lhs: sp.Basic, rhs: sp.Basic) -> list[Move]:
+    """``a^u = b^v``: equate exponents for one base, or first write both over a common base."""
+    if not (isinstance(rhs, sp.Pow) and rhs.base.is_Integer and lhs.base.is_Integer):
+        return []
+    if rhs.base == lhs.base:
+        why = math(f"t \\mapsto {bare_tex(lhs.base)}^t") + " is one-to-one"
+        return [Move("equate-exponents", "equate the exponents", why, "rewrite",
+                     sp.Eq(lhs.exp, rhs.exp))]  # fmt: skip
+    b = _common_base(int(lhs.base), int(rhs.base))
+    if b is None:
+        return []
+    m, n = sp.log(lhs.base, b), sp.log(rhs.base, b)
+    new = sp.Eq(sp.Pow(b, sp.Mul(m, lhs.exp, evaluate=False), evaluate=False),
+                sp.Pow(b, sp.Mul(n, rhs.exp, evaluate=False), evaluate=False))  # fmt: skip
+    why = f"{math(f'{lhs.base} = {b}^{{{m}}}')} and {math(f'{rhs.base} = {b}^{{{n}}}')}"
+    return [Move("common-base", f"write both sides as powers of {tex(b)}", why, "rewrite", new)]
+
+
+def _common_base(a: int, c: int) -> int | None:
+    for b in range(2, min(a, c) + 1):
+        ka, kc = sp.log(a, b), sp.log(c, b)
+        if ka.is_Integer and kc.is_Integer:
+            return b
+    return None
+
+
 def _log_terms(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
     return [t for t in sp.Add.make_args(expr) if t.has(sp.log) and t.has(x)]
 
@@ -208,6 +236,13 @@ def _log_terms(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
 def _log_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
     lhs, rhs = state.lhs, state.rhs
     left, right = _log_terms(lhs, x), _log_terms(rhs, x)
+    same = _equal_logs(state, x)
+    if same:
+        return same
+    if len(left) == 1 and len(right) == 1 and not (lhs - left[0]) and not (rhs - right[0]):
+        power = _power_into_log(state, x)
+        if power:
+            return power
     if right and left:
         moved = sp.Add(*right)
         new = sp.Eq(lhs - moved, rhs - moved)
@@ -225,15 +260,49 @@ def _log_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         combined = _combine_logs(left, x)
         moves = _natural_log_moves(state, left, x)
         if combined is not None:
+            conds = _positive_arguments(left, x)
             why = (
-                "$\\log u + \\log v = \\log(uv)$ and $\\log u - \\log v = \\log(u/v)$; the "
-                "arguments must stay positive, so candidates are checked at the end"
+                "$\\log u + \\log v = \\log(uv)$ and $\\log u - \\log v = \\log(u/v)$ "
+                "where the arguments are positive, so those conditions are kept"
             )
-            moves.append(Move("combine-logs", "combine the logarithms", why, "solve",
-                              sp.Eq(combined, rhs)))  # fmt: skip
+            shown = " and ".join(math(bare_tex(c)) for c in conds)
+            op = f"combine the logarithms, keeping {shown}"
+            moves.append(Move("combine-logs", op, why, "rewrite",
+                              sp.And(sp.Eq(combined, rhs), *conds)))  # fmt: skip
         if moves:
             return moves
     return _single_log_moves(state, x)
+
+
+def _positive_arguments(terms: list[sp.Basic], x: sp.Symbol) -> list[sp.Basic]:
+    args = [a.args[0] for t in terms for a in t.atoms(sp.log) if a.has(x)]
+    return [sp.StrictGreaterThan(a, 0) for a in dict.fromkeys(args)]
+
+
+def _equal_logs(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    """``\\ln A = \\ln B`` ⇔ ``A = B ∧ A > 0``: the logarithm is one-to-one on positive numbers."""
+    lhs, rhs = state.lhs, state.rhs
+    if not (isinstance(lhs, sp.log) and isinstance(rhs, sp.log) and state.has(x)):
+        return []
+    a, b = lhs.args[0], rhs.args[0]
+    cond = sp.StrictGreaterThan(a, 0)
+    why = "$\\ln$ is one-to-one on positive numbers, so the arguments are equal and positive"
+    op = f"equate the arguments, keeping {math(bare_tex(cond))}"
+    return [Move("equate-arguments", op, why, "rewrite", sp.And(sp.Eq(a, b), cond))]
+
+
+def _power_into_log(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    """``k \\ln u`` → ``\\ln u^k`` (for u > 0, written as a condition)."""
+    for side, other, put in ((state.lhs, state.rhs, 0), (state.rhs, state.lhs, 1)):
+        k, rest = side.as_independent(x, as_Add=False)
+        if isinstance(rest, sp.log) and k.is_Integer and k > 1:
+            cond = sp.StrictGreaterThan(rest.args[0], 0)
+            power = sp.log(rest.args[0] ** k)
+            new_eq = sp.Eq(power, other) if put == 0 else sp.Eq(other, power)
+            why = "$k \\ln u = \\ln u^k$ for $u > 0$"
+            op = f"write {tex(side)} as {tex(power)}, keeping {math(bare_tex(cond))}"
+            return [Move("power-into-log", op, why, "rewrite", sp.And(new_eq, cond))]
+    return []
 
 
 def _natural_log_moves(state: sp.Eq, terms: list[sp.Basic], x: sp.Symbol) -> list[Move]:
