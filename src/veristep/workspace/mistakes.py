@@ -52,8 +52,14 @@ def _with_side(state: sp.Basic, which: str, new: sp.Basic) -> sp.Basic:
 
 def sign_error(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
     if isinstance(nxt, sp.Or):
-        first, *rest = nxt.args
-        return [sp.Or(*sign_error(prev, first)[:1], *rest)] if sign_error(prev, first) else []
+        # Flip one case whose flipped form is not already another case (x = ±2 must not
+        # collapse into x = 2, which would be a lost root rather than a sign error).
+        for i, case in enumerate(nxt.args):
+            for flipped in sign_error(prev, case):
+                made = sp.Or(*nxt.args[:i], flipped, *nxt.args[i + 1 :])
+                if isinstance(made, sp.Or) and len(made.args) == len(nxt.args):
+                    return [made]
+        return []
     if type(nxt) in _FLIP:
         return [_FLIP[type(nxt)](nxt.lhs, nxt.rhs)]
     # The constant of a sum changes sign (x − 3 → x + 3): inside a factor as much as outside.
