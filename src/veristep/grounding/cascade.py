@@ -30,6 +30,7 @@ from veristep.grounding.checks.calculus import calculus
 from veristep.grounding.checks.fingerprint import fingerprint
 from veristep.grounding.checks.parametric import parametric
 from veristep.grounding.checks.propositional import propositional
+from veristep.grounding.checks.region import region
 from veristep.grounding.checks.scaled_residual import scaled_residual
 from veristep.grounding.checks.solution_set import solution_set
 from veristep.grounding.checks.structural import structural
@@ -49,6 +50,7 @@ CHECKS: tuple[Check, ...] = (
     branch_pair,
     scaled_residual,
     system,
+    region,
     parametric,
     fingerprint,
 )

@@ -32,6 +32,9 @@ _AFTER = (structural, symbolic_equivalence, solution_set, scaled_residual, finge
 def calculus(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     if not (prev.has(*CONSTRUCTS) or nxt.has(*CONSTRUCTS)):
         return None
+    claimed = limit_claims(prev, nxt, ctx)
+    if claimed is not None:
+        return claimed
     evaluated = []
     for state in (prev, nxt):
         out = cas.run(evaluate, state, ctx=ctx)
@@ -132,11 +135,82 @@ def _up_to_a_constant(
     variables = {v for i in (prev.atoms(Integral) | nxt.atoms(Integral)) for v in i.variables}
     if len(variables) != 1:
         return None
-    out = cas.run(zero_test, diff(evaluated[0] - evaluated[1], variables.pop()), ctx=ctx)
+    var = variables.pop()
+    out = cas.run(zero_test, diff(evaluated[0] - evaluated[1], var), ctx=ctx)
     if out.ok and out.value[0] == "zero":
         return Decision.grounded(
             Relation.EQUIVALENT, "antiderivatives with the same derivative: equal up to a constant"
         )
+    if out.ok and out.value[0] != "zero":
+        return _derivatives_differ(evaluated, var, ctx)
+    return None
+
+
+def _derivatives_differ(evaluated: list[Basic], var: Symbol, ctx: Context) -> Decision | None:
+    """A wrong antiderivative: differentiate both sides and show a point where they differ."""
+    from veristep.grounding.witness import point_difference
+
+    d_prev, d_next = (diff(e, var) for e in evaluated)
+    out = cas.run(point_difference, d_prev, d_next, var, ctx=ctx)
+    if not out.ok or out.value is None:
+        return None
+    w = out.value
+    reason = (
+        f"differentiating both sides: at {var.name} = {w[var.name]} the derivative of the "
+        f"previous is {w['previous']} and of the next is {w['next']}, so they are not "
+        "antiderivatives of the same function"
+    )
+    return Decision.refuted(reason, {**w, "differentiated": True})
+
+
+def limit_claims(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    """``lim f = L`` where the two-sided limit does not exist: the one-sided limits differ, or
+    the function oscillates. Refuted with both one-sided values (or the oscillation bounds)."""
+    from sympy import Limit
+
+    if not isinstance(prev, Limit) or nxt.has(*CONSTRUCTS) or kind(nxt) != "expr":
+        return None
+    out = cas.run(two_sided, prev, ctx=ctx)
+    if not out.ok or out.value is None:
+        return None
+    tag, detail = out.value
+    if tag == "one-sided":
+        reason = (
+            f"the limit does not exist: from the left it is {detail['left']}, "
+            f"from the right {detail['right']}"
+        )
+    else:
+        reason = f"the limit does not exist: the function oscillates between {detail['bounds']}"
+    return Decision.refuted(reason, detail)
+
+
+def two_sided(lim: Basic) -> tuple[str, dict[str, str]] | None:
+    """CAS task: ('one-sided', {left, right}) | ('oscillates', {bounds}) | None (it exists, or
+    SymPy cannot say).
+
+    >>> from sympy import Abs, Limit, sin, symbols
+    >>> x = symbols("x", real=True)
+    >>> two_sided(Limit(Abs(x) / x, x, 0, "+-"))
+    ('one-sided', {'left': '-1', 'right': '1'})
+    >>> two_sided(Limit(sin(1 / x), x, 0, "+-"))
+    ('oscillates', {'bounds': '[-1, 1]'})
+    """
+    from sympy import AccumBounds, S, limit
+
+    expr, var, point = lim.args[0], lim.args[1], lim.args[2]
+    if str(lim.args[3]) != "+-" and point not in (S.Infinity, S.NegativeInfinity):
+        return None  # a one-sided limit as written: its side is the claim
+    if point in (S.Infinity, S.NegativeInfinity):
+        value = limit(expr, var, point)
+        if isinstance(value, AccumBounds):
+            return ("oscillates", {"bounds": f"[{value.min}, {value.max}]"})
+        return None
+    left, right = limit(expr, var, point, "-"), limit(expr, var, point, "+")
+    for side in (left, right):
+        if isinstance(side, AccumBounds):
+            return ("oscillates", {"bounds": f"[{side.min}, {side.max}]"})
+    if left.is_finite and right.is_finite and (left - right).is_zero is False:
+        return ("one-sided", {"left": str(left), "right": str(right)})
     return None
 
 
