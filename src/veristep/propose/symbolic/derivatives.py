@@ -40,6 +40,7 @@ _RULES = {
     "elementary": ("differentiate the elementary function", "standard derivatives"),
     "exponential": ("differentiate the exponential", "$\\frac{d}{dx} a^x = a^x \\ln a$"),
     "chain": ("apply the chain rule", "$(f(u))' = f'(u) u'$"),
+    "exp-form": ("write the power as an exponential", "$u^v = e^{v \\ln u}$ for $u > 0$"),
 }
 
 
@@ -89,7 +90,10 @@ def _pow_rule(f: sp.Pow, x: sp.Symbol) -> tuple[str, sp.Basic] | None:
         if expo == x:
             return "exponential", outer
         return "chain", outer * sp.Derivative(expo, x)
-    return None
+    # x^x: base and exponent both vary; write it as e^{v ln u} (logarithmic differentiation)
+    with sp.evaluate(False):
+        rewritten = sp.exp(sp.Mul(expo, sp.log(base)))
+    return "exp-form", sp.Derivative(rewritten, x)
 
 
 def _pending(expr: sp.Basic) -> list[sp.Derivative]:

@@ -50,7 +50,15 @@ def _one(lim: sp.Limit) -> Move | None:
             "rewrite",
             sp.Limit(sp.cancel(f), x, a, direction),
         )
-    if a in (sp.oo, -sp.oo) and any(p.exp.is_negative for p in f.atoms(sp.Pow) if p.base == x):
+    standard = _standard_e_limit(f, x, a)
+    if standard is not None:
+        return standard
+    infinite = _infinite_over_infinite(num, den, x, a)
+    if infinite is not None:
+        return infinite
+    rational = f.is_rational_function(x)
+    negative = any(p.exp.is_negative for p in f.atoms(sp.Pow) if p.base == x)
+    if a in (sp.oo, -sp.oo) and rational and negative:
         return Move(
             "evaluate-limit",
             "let the negative powers of $x$ tend to $0$",
@@ -104,6 +112,37 @@ def _one(lim: sp.Limit) -> Move | None:
             value,
         )
     return None
+
+
+def _infinite_over_infinite(num, den, x, a) -> Move | None:
+    """L'Hôpital for ∞/∞ (as x → ±∞): both parts grow without bound."""
+    if a not in (sp.oo, -sp.oo) or not (num.has(x) and den.has(x)):
+        return None
+    if num.is_polynomial(x) and den.is_polynomial(x):
+        return None  # a rational function: divide by the leading power instead
+    try:
+        big = [sp.limit(abs(part), x, a) for part in (num, den)]
+    except (NotImplementedError, ValueError, TypeError):
+        return None
+    if big != [sp.oo, sp.oo]:
+        return None
+    new = sp.Limit(
+        sp.Mul(sp.diff(num, x), sp.Pow(sp.diff(den, x), -1, evaluate=False), evaluate=False), x, a
+    )
+    why = "$\\frac{\\infty}{\\infty}$ form: differentiate the numerator and the denominator"
+    return Move("lhopital", "apply L'Hôpital's rule", why, "rewrite", new)
+
+
+def _standard_e_limit(f, x, a) -> Move | None:
+    """``(1 + c/x)^x → e^c``: the standard limit, named."""
+    if a != sp.oo or not isinstance(f, sp.Pow) or f.exp != x:
+        return None
+    c = sp.simplify((f.base - 1) * x)
+    if c.has(x) or c == 0:
+        return None
+    why = math("\\lim_{x \\to \\infty} \\left(1 + \\frac{c}{x}\\right)^x = e^c")
+    why += f" with {math('c = ' + bare_tex(c))}"
+    return Move("known-limit", "use the standard limit", why, "rewrite", sp.exp(c))
 
 
 def _leading_power(f, num, den, x, a, direction) -> Move | None:
