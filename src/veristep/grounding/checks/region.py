@@ -11,7 +11,7 @@ value lost, never prove an inclusion — so they are left to the plausible defau
 >>> x, y = symbols("x y", real=True)
 >>> tag, point = sample_region(Gt(x + y, 0), Gt(x, 0), (x, y))
 >>> tag, point
-('neither', {'x': '-1', 'y': '2'})
+('neither', {'x': '0', 'y': '1'})
 """
 
 from __future__ import annotations
