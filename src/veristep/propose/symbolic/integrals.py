@@ -12,7 +12,6 @@ Linearity first (split sums, take constants out), then integration by parts when
 from __future__ import annotations
 
 import sympy as sp
-from sympy.integrals.manualintegrate import PartsRule, URule, integral_steps
 
 from veristep.propose.symbolic.moves import Move, Problem, apply_first_rule, bare_tex, math, tex
 
@@ -56,6 +55,8 @@ def _one(i: sp.Integral) -> Move | None:
             "rewrite",
             const * sp.Integral(rest, (x, a, b)),
         )
+    from sympy.integrals.manualintegrate import PartsRule, integral_steps  # costly: only when used
+
     rule = integral_steps(f, x)
     if isinstance(rule, PartsRule):
         u, dv = rule.u, rule.dv
@@ -113,6 +114,8 @@ def _one_indefinite(i: sp.Integral) -> Move | None:
         op = f"take the constant {tex(const)} out of the integral"
         return Move("integral-constant", op, "linearity of the integral", "rewrite",
                     const * sp.Integral(rest, x))  # fmt: skip
+    from sympy.integrals.manualintegrate import PartsRule, integral_steps
+
     rule = integral_steps(f, x)
     chosen = _liate(f, x) or ((rule.u, rule.dv) if isinstance(rule, PartsRule) else None)
     if chosen is not None:
@@ -158,6 +161,8 @@ def _liate(f: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic] | None:
 
 
 def _uses_substitution(rule: object, depth: int = 0) -> bool:
+    from sympy.integrals.manualintegrate import URule
+
     if isinstance(rule, URule):
         return True
     if depth > 6:
