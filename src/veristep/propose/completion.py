@@ -105,6 +105,10 @@ def derive(
     best = loop.run(start, target, domain)
     derivation = best.derivation
     derivation.proposer = _proposer_record(chosen, loop, best)
+    if not derivation.steps:
+        # Nothing to judge: say whose failure that is, in the verdict itself (DESIGN.md).
+        why = best.draft.note or "it wrote no step"
+        derivation.confidence.summary += f" · the {chosen.kind} proposer failed: {why}"
     return derivation
 
 
