@@ -151,6 +151,7 @@ def test_the_quadratic_fits_phone_and_desktop_widths(chromium, server, quadratic
             assert page.evaluate(ALL_VISIBLE), f"state {k} is cut off at {width} px"
         # The page itself never scrolls sideways.
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.evaluate("window.scrollTo(0, 0)")  # the previous width's steps shot scrolled
         page.screenshot(path=str(artifacts / f"quadratic-{width}.png"), full_page=width > 1000)
         page.locator(".vs-steps-view").screenshot(path=str(artifacts / f"steps-view-{width}.png"))
     assert blocked == [] and problems == []
