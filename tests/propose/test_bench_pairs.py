@@ -39,3 +39,26 @@ def test_one_pair_per_category_is_reached_with_every_step_verified(pair):
     assert d.endpoint.reached, d.proposer["note"]
     assert d.steps and all(s.tier >= Tier.VERIFIED for s in d.steps)
     assert all(s.operation and s.justification for s in d.steps)
+
+
+SYLLABUS = PAIRS.with_name("derive_syllabus.jsonl")
+
+
+def test_syllabus_benchmark_has_150_pairs_over_every_topic():
+    pairs = [json.loads(line) for line in SYLLABUS.read_text().splitlines() if line.strip()]
+    assert len(pairs) >= 150
+    assert len({p["id"] for p in pairs}) == len(pairs)
+    topics = {p["category"] for p in pairs}
+    assert {"inequality", "system", "algebra", "trig_identity", "trig_equation", "explog",
+            "radical_abs", "subject", "integral", "limit", "differentiation"} <= topics  # fmt: skip
+    assert all(sum(p["category"] == t for p in pairs) >= 10 for t in topics)
+
+
+def test_syllabus_pairs_all_parse():
+    from veristep.core.settings import Settings
+    from veristep.mathgraph import parse_latex
+
+    settings = Settings()
+    for p in [json.loads(line) for line in SYLLABUS.read_text().splitlines() if line.strip()]:
+        parse_latex(p["start"], settings)
+        parse_latex(p["target"], settings)
