@@ -310,6 +310,7 @@ PLAY_HTML = """
   <label for="pl-next">Expected next step</label>
   <input id="pl-next" value="x = 2 \\lor x = 3" autocomplete="off">
   <button type="submit">Make the exercise</button></form>
+<div id="pl-player" class="vs-mount" hidden></div>
 <div id="pl-ex" class="card" hidden>
   <div id="pl-state" class="ws-state"></div>
   <ol id="pl-choices" type="A"></ol>
@@ -322,5 +323,7 @@ PLAY_HTML = """
 </div>
 <pre id="pl-error" class="field-error" hidden></pre>
 <style>#pl-choices button { font-size: 1.2em; margin: .2em; min-width: 10em; }
-.pl-right { color: #1a7f37; } .pl-wrong { color: #b42318; }</style>
+.pl-right { color: #1a7f37; } .pl-wrong { color: #b42318; }
+/* predict before reveal: nothing that shows the coming states before the guess */
+#pl-player .vs-steps-view, #pl-player .vs-plots, #pl-player .vs-badges { display: none; }</style>
 """

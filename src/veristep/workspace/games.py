@@ -42,6 +42,7 @@ class Exercise:
     operation: str | None
     choices: list[Choice] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)  # candidates not refuted
+    step: int | None = None  # the derivation's step this exercise asks for (from 1)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -50,7 +51,7 @@ class Exercise:
     def from_json(cls, data: dict[str, Any]) -> Exercise:
         choices = [Choice(**c) for c in data.get("choices") or []]
         return cls(data["state"], data["expected"], data.get("operation"), choices,
-                   list(data.get("rejected") or []))  # fmt: skip
+                   list(data.get("rejected") or []), data.get("step"))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -103,8 +104,10 @@ def exercises_from_derivation(
     for step in derivation.get("steps") or []:
         k = int(step["index"])
         if step.get("tier") in ("grounded", "verified") and k < len(states):
-            out.append(next_step_exercise(states[k - 1], states[k], step.get("operation"),
-                                          settings, seed=k, **kwargs))  # fmt: skip
+            ex = next_step_exercise(states[k - 1], states[k], step.get("operation"), settings,
+                                    seed=k, **kwargs)  # fmt: skip
+            ex.step = k
+            out.append(ex)
     return out
 
 

@@ -245,17 +245,34 @@
       $("pl-streak").textContent = score.streak;
     }
 
+    var onRight = null;  // set in a saved derivation: play the step's morph once it is guessed
+
     function feedback(outcome, reason) {
       var p = $("pl-feedback");
       var right = outcome === "right" || outcome === "right-but-different";
       p.className = right ? "pl-right" : "pl-wrong";
       p.textContent = outcome + (reason ? ": " + reason : "");
       record(right);
+      if (right && onRight) { onRight(); }
+    }
+
+    // Predict, then reveal: the player waits on the step's first state; a right guess plays
+    // the transition to the next one.
+    function reveal(player, step) {
+      var began = null, duration = 1200;
+      function frame(now) {
+        began = began === null ? now : began;
+        var t = Math.min(1, (now - began) / duration);
+        player.seek(step - 1 + t);
+        if (t < 1) { window.requestAnimationFrame(frame); } else { player.show(step); }
+      }
+      window.requestAnimationFrame(frame);
     }
 
     function show(ex) {
       exercise = ex;
       $("pl-ex").hidden = false;
+      $("pl-ex").dataset.step = ex.step || "";
       tex($("pl-state"), ex.state);
       var list = $("pl-choices");
       list.innerHTML = "";
@@ -282,13 +299,23 @@
       fetch("/api/derivations/" + encodeURIComponent(saved) + "/exercises")
         .then(function (r) { return r.json().then(function (d) { if (!r.ok) { throw new Error(d.message); } return d; }); })
         .then(function (data) {
-          var queue = data.exercises, at = 0, next = $("pl-next-ex");
+          var queue = data.exercises, at = 0, next = $("pl-next-ex"), player = null;
           $("pl-new").hidden = true;
           if (!queue.length) { throw new Error("this derivation has no step to practise"); }
+          fetch("/api/derivations/" + encodeURIComponent(saved)).then(function (r) { return r.json(); })
+            .then(function (d) {
+              var mount = $("pl-player");
+              mount.hidden = false;
+              player = window.veristepMount(mount, d.payload);
+              player.pause();
+              player.show((queue[at].step || 1) - 1);
+            });
           function step() {
             $("pl-progress").textContent = "exercise " + (at + 1) + " of " + queue.length;
             next.hidden = at + 1 >= queue.length;
             show(queue[at]);
+            if (player) { player.pause(); player.show((queue[at].step || 1) - 1); }
+            onRight = function () { if (player && queue[at].step) { reveal(player, queue[at].step); } };
           }
           next.addEventListener("click", function () { at += 1; step(); });
           step();
