@@ -7,9 +7,14 @@ import pytest
 from veristep.cli import main
 
 WHY = "introduces value(s) that do not solve the previous step: 7"
+LOST = (
+    "narrows: keeps 2, loses -2 — a lost solution: valid only under an assumption that excludes"
+    " it (or keep every case)"
+)
 X_SQUARED = f"""\
    start :   x^{{2}} = 4
    step 1:  🔹 x = 2
+             ({LOST})
    step 2:  ✗ x = 7
              (refuted: {WHY} — but the step was declared 'rewrite')
 result:

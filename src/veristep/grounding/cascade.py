@@ -169,8 +169,7 @@ def apply_declared(decision: Decision, change_type: ChangeType | None) -> tuple[
 
 
 _LOST_HINT = (
-    " — the step loses a solution; it is valid only under an assumption or domain that excludes it"
-    " (declare it, or keep every case)"
+    " — a lost solution: valid only under an assumption that excludes it (or keep every case)"
 )
 
 

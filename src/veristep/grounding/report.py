@@ -1,5 +1,6 @@
 """The human report of ``veristep check``: one line per state with its tier icon, a reason under
-every refuted, undecided, unchecked or mislabelled step, then the result block.
+every refuted, undecided, unchecked, lossy (narrows, widens) or mislabelled step, then the result
+block.
 
 >>> from veristep.core.verdicts import Confidence, Endpoint
 >>> step = StepVerdict(1, Tier.REFUTED, Relation.REFUTED, reason="introduces value(s) …: 7")
@@ -32,7 +33,9 @@ def render(
     for step, shown in zip(steps, displays[1:], strict=True):
         lines.append(f"   step {step.index}:  {step.tier.icon} {shown}")
         if _needs_reason(step):
-            lines.append(f"             ({_label(step)}: {step.reason})")
+            label = _label(step)
+            said = step.reason if step.reason.startswith(label) else f"{label}: {step.reason}"
+            lines.append(f"             ({said})")
     lines += [
         "result:",
         f"  steps convertible : {confidence.convertible}/{confidence.steps_total}",
@@ -53,7 +56,7 @@ def render_derivation(derivation: Derivation, displays: list[str] | None = None)
 def _needs_reason(step: StepVerdict) -> bool:
     return (
         step.tier in (Tier.REFUTED, Tier.UNCHECKED)
-        or step.relation is Relation.UNKNOWN
+        or step.relation in (Relation.UNKNOWN, Relation.NARROWS, Relation.WIDENS)
         or "but the step was declared" in step.reason
     )
 
@@ -61,6 +64,6 @@ def _needs_reason(step: StepVerdict) -> bool:
 def _label(step: StepVerdict) -> str:
     if step.tier is Tier.UNCHECKED:
         return "unchecked"
-    if step.relation in (Relation.REFUTED, Relation.UNKNOWN):
+    if step.relation in (Relation.REFUTED, Relation.UNKNOWN, Relation.NARROWS, Relation.WIDENS):
         return step.relation.value
     return step.tier.name_lower
