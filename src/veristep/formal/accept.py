@@ -84,6 +84,8 @@ class Reference:
     header: str
     statement: str
     postulates: frozenset[str] = frozenset()  # what the header may postulate (short names)
+    note: str = ""  # said when the candidate's theorem does not check against the statement
+    definitions: tuple[str, ...] = ()  # a bare check's own Definition/Fixpoint sentences
 
     @classmethod
     def of(cls, theorem: Theorem) -> Reference:
@@ -141,7 +143,22 @@ def reference_of_file(text: str) -> Reference:
     if not name:
         raise Refused("the theorem has no name", FailureKind.SYNTAX)
     header = "\n".join(s.text for s in parts[:at] if is_import(s))
-    return Reference(name, header, statement)
+    definitions = tuple(s.text for s in parts[:at] if _is_plain_definition(s))
+    own = [s.head[1] for s in parts[:at] if len(s.head) > 1 and not is_import(s)]
+    note = (
+        f" (a bare check reads the statement with the file's imports and its own plain "
+        f"Definitions/Fixpoints of new names only, among {', '.join(own[:3])}; use --expect "
+        "NAME for a benchmark statement)"
+        if own
+        else ""
+    )
+    return Reference(name, header, statement, note=note, definitions=definitions)
+
+
+def _is_plain_definition(sentence: Sentence) -> bool:
+    """``Definition``/``Fixpoint`` with a body in the sentence itself (no proof mode)."""
+    head = sentence.head
+    return len(head) > 1 and head[0] in ("Definition", "Fixpoint") and ":=" in sentence.code
 
 
 def statement_type(statement: str) -> str:
@@ -264,12 +281,10 @@ def _environment(header: str, deadline: float, memory_mb: int) -> _Environment:
         (folder / "base").mkdir()
         (folder / "ref" / "VsHeader.v").write_text(exported_header(header), encoding="utf-8")
         _coqc(folder, "ref/VsHeader.v", deadline, memory_mb, what="the reference header")
-        base = f"Require Import VsRef.VsHeader.\n{BASELINE_IMPORTS}"
-        (folder / "base" / "VsBase.v").write_text(base, encoding="utf-8")
-        _coqc(folder, "base/VsBase.v", deadline, memory_mb, what="the baseline environment")
-        axioms = _coqchk(folder, ["VsRef.VsHeader", "VsBase.VsBase"], deadline, memory_mb)
-        # The header's own postulates are allowed per reference (its ``postulates``), not here.
-        allowed = frozenset(a for a in axioms if not a.startswith(("VsBase.", "VsRef.")))
+        allowed = _stored_allowlist(header)
+        if allowed is None:
+            allowed = _baseline_allowlist(folder, deadline, memory_mb)
+            _store_allowlist(header, allowed)
         env = _Environment(
             folder,
             allowed,
@@ -280,6 +295,79 @@ def _environment(header: str, deadline: float, memory_mb: int) -> _Environment:
         )
         _ENVIRONMENTS[header] = env
         return env
+
+
+def _baseline_allowlist(folder: Path, deadline: float, memory_mb: int) -> frozenset[str]:
+    """Axioms (full names) of the header plus the tactic libraries, per ``coqchk``."""
+    base = f"Require Import VsRef.VsHeader.\n{BASELINE_IMPORTS}"
+    (folder / "base" / "VsBase.v").write_text(base, encoding="utf-8")
+    _coqc(folder, "base/VsBase.v", deadline, memory_mb, what="the baseline environment")
+    axioms = _coqchk(folder, ["VsRef.VsHeader", "VsBase.VsBase"], deadline, memory_mb)
+    # The header's own postulates are allowed per reference (its ``postulates``), not here.
+    return frozenset(a for a in axioms if not a.startswith(("VsBase.", "VsRef.")))
+
+
+def _allowlist_store() -> tuple[Path, str]:
+    """The on-disk cache of baseline allowlists and the key part naming this Coq installation:
+    the baseline costs a load of the real-number and tactic libraries plus a ``coqchk`` run,
+    the same for every process on the same installation."""
+    import os
+
+    from veristep.core.settings import Settings
+    from veristep.core.subprocesses import run_with_deadline
+
+    if not _COQ_VERSION:
+        result = run_with_deadline(["coqc", "-where"], 30.0, None)
+        where = result.stdout.strip()
+        version = run_with_deadline(["coqc", "--version"], 30.0, None).stdout.strip()
+        _COQ_VERSION.append(f"{version}|{where}")
+    path = Settings.from_env(os.environ).data_dir / "formal" / "coqchk_allowlists.json"
+    return path, _COQ_VERSION[0]
+
+
+_COQ_VERSION: list[str] = []
+
+
+def _allowlist_key(header: str, installation: str) -> str:
+    import hashlib
+
+    text = f"{installation}\n{BASELINE_IMPORTS}\n{header}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _stored_allowlist(header: str) -> frozenset[str] | None:
+    import json
+
+    try:
+        path, installation = _allowlist_store()
+        table = json.loads(path.read_text(encoding="utf-8"))
+        names = table.get(_allowlist_key(header, installation))
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    return frozenset(names)
+
+
+def _store_allowlist(header: str, allowed: frozenset[str]) -> None:
+    import json
+    import os
+
+    try:
+        path, installation = _allowlist_store()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            table = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            table = {}
+        if not isinstance(table, dict):
+            table = {}
+        table[_allowlist_key(header, installation)] = sorted(allowed)
+        scratch = path.with_suffix(f".{os.getpid()}.tmp")
+        scratch.write_text(json.dumps(table), encoding="utf-8")
+        scratch.replace(path)  # atomic: a reader never sees half a file
+    except OSError:
+        pass  # a cache that cannot be written only costs time
 
 
 # -- running Coq -----------------------------------------------------------------------------
@@ -381,13 +469,25 @@ def trusted_file(reference: Reference) -> str:
     """Our file: the statement elaborated before the candidate is even loaded, then the check."""
     if not re.fullmatch(r"[^\W\d][\w']*", reference.name):
         raise Refused(f"not a theorem name: {reference.name!r}", FailureKind.SYNTAX)
+    # A bare check's own definitions are re-elaborated here, in the clean environment, and only
+    # under names that mean nothing there yet (``Fail Check`` fails the file otherwise): the
+    # candidate's copies must then be convertible to these, which no notation of its can fake.
+    own = "".join(f"Fail Check {_declared_name(d)}.\n{d}\n" for d in reference.definitions)
     return (
         "Require Import VsRef.VsHeader.\n"
+        f"{own}"
         f"Definition vs_reference_type := {statement_type(reference.statement)}.\n"
         "Require VsCand.VsCandidate.\n"
         "Definition vs_reference_check : vs_reference_type :=\n"
         f"  VsCand.VsCandidate.{reference.name}.\n"
     )
+
+
+def _declared_name(definition: str) -> str:
+    name = sentences(definition)[0].head[1]
+    if not re.fullmatch(r"[^\W\d][\w']*", name):
+        raise Refused(f"not a definition name: {name!r}", FailureKind.SYNTAX)
+    return name
 
 
 def candidate_library(env: _Environment, candidate: str) -> tuple[str, list[Sentence]]:
@@ -443,15 +543,14 @@ def _verdict(
         if reason is not None:
             raise Refused(reason)
         allowed = env.allowed | {f"VsRef.VsHeader.{p}" for p in reference.postulates}
-        axioms = _check(env, allowed, text, trusted, deadline, memory_mb)
+        axioms = _check(env, allowed, text, trusted, deadline, memory_mb, reference.note)
     except Refused as refused:
         return StrictVerdict(
             False, str(refused), refused.axioms, refused.failure, time.monotonic() - started
         )
     return StrictVerdict(
         True,
-        "compiled by coqc as its own library; the reference statement checked against it in a "
-        "clean environment; coqchk: every axiom allowlisted",
+        "compiled by coqc; reference statement checked by the kernel; coqchk: axioms allowlisted",
         axioms,
         seconds=time.monotonic() - started,
     )
@@ -464,6 +563,7 @@ def _check(
     trusted: str,
     deadline: float,
     memory_mb: int,
+    note: str = "",
 ) -> list[str]:
     folder = Path(tempfile.mkdtemp(prefix="cand_", dir=_scratch_root()))
     try:
@@ -480,7 +580,7 @@ def _check(
             if refused.failure is FailureKind.TIMEOUT:
                 raise
             raise Refused(
-                f"does not prove the reference statement: {refused}", FailureKind.TYPE
+                f"does not prove the reference statement: {refused}{note}", FailureKind.TYPE
             ) from None
         modules = ["VsRef.VsHeader", "VsCand.VsCandidate", "VsTrust.VsCheck"]
         axioms = _coqchk(folder, modules, deadline, memory_mb)
