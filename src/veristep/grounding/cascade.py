@@ -163,7 +163,7 @@ def apply_declared(decision: Decision, change_type: ChangeType | None) -> tuple[
                 f"a given fact that does not follow from the previous step: {reason}",
             )
         return Tier.REFUTED, reason + suffix
-    if decision.relation not in EXPECTED[change_type]:
+    if decision.relation not in EXPECTED[change_type] and decision.relation is not Relation.UNKNOWN:
         return tier.downgraded(), reason + suffix
     return tier, reason
 

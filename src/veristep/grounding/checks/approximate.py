@@ -20,7 +20,7 @@ from typing import Any
 
 from sympy import Basic, Expr, FiniteSet, Float, Rational, S, Symbol, solveset
 
-from veristep.core.tiers import ChangeType, Relation
+from veristep.core.tiers import ChangeType, Relation, Tier
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.statements import kind, symbols_of
@@ -33,6 +33,8 @@ def approximate(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     syms = symbols_of(prev, nxt)
     if len(syms) > 1:
         return None
+    if declared and syms and kind(prev) == kind(nxt) == "expr" and nxt.is_polynomial(syms[0]):
+        return _taylor(prev, nxt, syms[0], ctx)
     var = syms[0] if syms else None
     out = cas.run(compare_numbers, prev, nxt, var, ctx.settings.approx_rel_tol, ctx=ctx)
     if not out.ok:
@@ -109,3 +111,45 @@ def _decimals(n: Expr) -> int | None:
     while q % 5 == 0:
         q, fives = q // 5, fives + 1
     return max(twos, fives) if q == 1 else None
+
+
+def _taylor(prev: Expr, nxt: Expr, var: Symbol, ctx: Context) -> Decision:
+    """A polynomial declared as an approximation of a function: a Taylor polynomial is judged at
+    its own point, never refuted for being far from it (``sin x ≈ x − x³/6`` at x = 0)."""
+    out = cas.run(taylor_point, prev, nxt, var, ctx=ctx)
+    if out.ok and out.value is not None:
+        point, degree = out.value
+        return Decision.verified(
+            Relation.EQUIVALENT,
+            f"the Taylor polynomial of degree {degree} at {var.name} = {point}: "
+            f"an approximation near {point}",
+        )
+    # Not a Taylor polynomial at a simple point: an approximation whose point and accuracy are
+    # unknown is not judged by its values far away.
+    return Decision(
+        Relation.UNKNOWN,
+        Tier.PLAUSIBLE,
+        f"a declared approximation that is no Taylor polynomial at {var.name} = 0 or 1: "
+        "its accuracy is not checked",
+    )
+
+
+def taylor_point(prev: Expr, nxt: Expr, var: Symbol) -> tuple[int, int] | None:
+    """CAS task: (point, degree) when ``nxt`` is the Taylor polynomial of ``prev`` there.
+
+    >>> from sympy import sin, symbols
+    >>> x = symbols("x", real=True)
+    >>> taylor_point(sin(x), x - x**3 / 6, x)
+    (0, 3)
+    """
+    from sympy import Poly, expand, series
+
+    degree = Poly(nxt, var).degree()
+    for point in (0, 1):
+        try:
+            poly = series(prev, var, point, degree + 1).removeO()
+        except Exception:  # no expansion there (a pole, a branch point)
+            continue
+        if expand(poly - nxt) == 0:
+            return point, degree
+    return None
