@@ -11,6 +11,7 @@ parent, which is the only side that can observe them.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pickle
@@ -27,8 +28,13 @@ _MAX_ERROR_CHARS = 2000
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
-def serve(conn: Connection, memory_mb: int | None, preload: Iterable[str]) -> None:
-    """Worker entry point: cap memory, import ``preload``, announce readiness, serve until EOF."""
+def serve(conn: Connection, memory_mb: int | None, preload: Iterable[str], nice: int = 0) -> None:
+    """Worker entry point: cap memory, import ``preload``, announce readiness, serve until EOF.
+
+    ``nice`` lowers the worker's CPU priority (a background lane must not slow the fast one).
+    """
+    if nice:
+        os.nice(nice)
     # Ctrl-C in a terminal reaches the whole foreground group; the parent decides what to kill.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
@@ -57,6 +63,7 @@ def serve(conn: Connection, memory_mb: int | None, preload: Iterable[str]) -> No
 def _die_with_parent() -> None:
     """Ask Linux to SIGKILL this worker when its parent (the forkserver, which exits with the
     main process) dies: a killed ``veristep`` must not leave a worker computing on for seconds."""
+    _release_forkserver()
     try:
         import ctypes
 
@@ -66,6 +73,19 @@ def _die_with_parent() -> None:
         return
     if os.getppid() == 1:  # the parent died before the request took effect
         os._exit(0)
+
+
+def _release_forkserver() -> None:
+    """Close this worker's copy of the forkserver's "alive" pipe. The forkserver exits when every
+    copy is closed; workers inherit one, so while any worker lived the forkserver outlived the main
+    process, and the worker's death signal (which waits for the forkserver) never came."""
+    from multiprocessing import forkserver
+
+    fd = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_alive_fd", None)
+    if isinstance(fd, int):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        forkserver._forkserver._forkserver_alive_fd = None
 
 
 def _answer(request: bytes) -> bytes:

@@ -23,12 +23,14 @@ qualify), and its arguments and result picklable (SymPy expressions are).
 from __future__ import annotations
 
 import atexit
+import contextvars
 import multiprocessing
 import pickle
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -76,11 +78,13 @@ class _NotDelivered(Exception):
 class _Worker:
     """One worker process and the parent's end of its pipe."""
 
-    def __init__(self, ctx: Any, memory_mb: int | None, preload: tuple[str, ...]) -> None:
+    def __init__(
+        self, ctx: Any, memory_mb: int | None, preload: tuple[str, ...], nice: int = 0
+    ) -> None:
         self.conn, child_conn = ctx.Pipe(duplex=True)
         self.process = ctx.Process(
             target=_cas_worker.serve,
-            args=(child_conn, memory_mb, preload),
+            args=(child_conn, memory_mb, preload, nice),
             name="veristep-cas-worker",
             daemon=True,  # dies with the parent's interpreter, never outlives it
         )
@@ -154,6 +158,7 @@ class CasPool:
         start_method: str = "forkserver",
         start_timeout_s: float = 60.0,
         preload: Sequence[str] = (),
+        nice: int = 0,
     ) -> None:
         if workers < 1:
             raise ValueError(f"a pool needs at least one worker, got {workers}")
@@ -164,6 +169,7 @@ class CasPool:
         self._max_tasks = max_tasks_per_worker
         self._start_timeout_s = start_timeout_s
         self._preload = tuple(preload)
+        self._nice = nice  # added to each worker's niceness: background lanes yield the CPU
         self._cond = threading.Condition()
         self._spawn_lock = threading.Lock()
         self._closed = False
@@ -235,7 +241,7 @@ class CasPool:
             if self._closed:
                 raise WorkerStartError("the pool is closed")
             try:
-                return _Worker(self._ctx, self._memory_mb, self._preload)
+                return _Worker(self._ctx, self._memory_mb, self._preload, self._nice)
             except OSError as exc:  # out of processes or file descriptors, forkserver gone
                 raise WorkerStartError(f"could not start a CAS worker: {exc}") from exc
 
@@ -338,21 +344,57 @@ def _start_failure(exitcode: int | None, memory_mb: int | None) -> str:
     )
 
 
+# --- lanes: slow work must not starve fast work ------------------------------------------------
+# A server runs many requests at once over one small pool; eight slow checks used to hold every
+# worker, and a trivial check waited 12 s for one. A request opened with request_lane() sends its
+# CAS calls to a separate fast lane until one of them is cut at FAST_CALL_S: that call runs again
+# in the slow lane (low CPU priority) with the rest of its budget, and so does every later call of
+# that request. A fast-lane worker is never held longer than FAST_CALL_S, so a cheap request never
+# waits behind an expensive one; a request is judged by what its calls cost, never by how long it
+# waited. Without a lane (the command line: one request per process) calls use the shared pool.
+FAST_CALL_S = 0.5
+FAST_WORKERS = 2  # two, so that one respawning after a cut call never closes the lane
+SLOW_NICE = 10  # the slow lane's workers yield the CPU to the fast lane and the server itself
+
+
+@dataclass
+class Lane:
+    """Whether one request has been moved to the slow lane."""
+
+    slow: bool = False
+
+
+_LANE: contextvars.ContextVar[Lane | None] = contextvars.ContextVar("veristep_lane", default=None)
+
+
+@contextmanager
+def request_lane() -> Iterator[Lane]:
+    """Mark the CAS calls made in this context (thread) as one request's, for fair scheduling."""
+    lane = Lane()
+    token = _LANE.set(lane)
+    try:
+        yield lane
+    finally:
+        _LANE.reset(token)
+
+
 # One pool per shape, shared by the whole process. This is the one deliberate global: worker
 # processes are an OS resource (each holds SymPy warm, ~100 MB), so every caller of run_cas in
 # a process should share them instead of multiplying them; the pool is thread-safe and holds no
 # mathematical state, and its shape comes from the Settings passed in, not from the environment.
-_SHARED: dict[tuple[int, int | None, int], CasPool] = {}
+_SHARED: dict[tuple[str, int, int | None, int], CasPool] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_pool(settings: Settings) -> CasPool:
-    """The process-wide pool for ``settings``' shape, created on first use, closed at exit."""
-    key = (settings.pool_workers, settings.cas_memory_mb, settings.worker_max_tasks)
+def shared_pool(settings: Settings, lane: str = "shared") -> CasPool:
+    """The process-wide pool for ``settings``' shape, created on first use, closed at exit;
+    ``lane="fast"`` is the small pool of the fast lane, ``"slow"`` the low-priority one."""
+    workers = FAST_WORKERS if lane == "fast" else settings.pool_workers
+    key = (lane, workers, settings.cas_memory_mb, settings.worker_max_tasks)
     with _SHARED_LOCK:
         pool = _SHARED.get(key)
         if pool is None:
-            pool = CasPool(*key)
+            pool = CasPool(*key[1:], nice=SLOW_NICE if lane == "slow" else 0)
             if not _SHARED:
                 atexit.register(_close_shared)
             _SHARED[key] = pool
@@ -366,9 +408,27 @@ def run_cas(
     timeout_s: float | None = None,
     **kwargs: Any,
 ) -> CasResult:
-    """Run ``fn`` in the shared pool; the deadline defaults to ``settings.cas_timeout_s``."""
+    """Run ``fn`` in the shared pool; the deadline defaults to ``settings.cas_timeout_s``.
+
+    Inside :func:`request_lane` the call tries the fast lane first (see the lanes above).
+    """
     budget = settings.cas_timeout_s if timeout_s is None else timeout_s
-    return shared_pool(settings).call(fn, *args, timeout_s=budget, **kwargs)
+    lane = _LANE.get()
+    if lane is None:
+        return shared_pool(settings).call(fn, *args, timeout_s=budget, **kwargs)
+    if not lane.slow:
+        cut = min(budget, FAST_CALL_S)
+        first = shared_pool(settings, "fast").call(fn, *args, timeout_s=cut, **kwargs)
+        if first.status != "timeout" or budget <= cut:
+            return first
+        lane.slow = True  # this request is slow: demote it for good
+        budget -= cut
+    return shared_pool(settings, "slow").call(fn, *args, timeout_s=budget, **kwargs)
+
+
+def close_shared_pools() -> None:
+    """Kill every shared pool's workers now (a server on its way out)."""
+    _close_shared()
 
 
 def _close_shared() -> None:

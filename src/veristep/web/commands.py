@@ -12,6 +12,8 @@ from typing import Any
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 
+GRACE_S = 1.0  # on SIGTERM, requests in flight get this long before the server stops
+
 HELP = "serve the web app (derive, step checker, gallery, chat) on 127.0.0.1:8000"
 
 
@@ -55,10 +57,32 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     print(f"veristep serve: {base}/  (database {db})", flush=True)
     from veristep.web.http_timeouts import HeaderTimeoutProtocol
 
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", http=HeaderTimeoutProtocol
-    )
+    try:
+        uvicorn.run(
+            app, host=args.host, port=args.port, log_level="warning",
+            http=HeaderTimeoutProtocol, timeout_graceful_shutdown=GRACE_S,
+        )  # fmt: skip
+    finally:
+        _leave_now()
     return 0
+
+
+def _leave_now() -> None:
+    """End the process as soon as uvicorn has stopped (SIGTERM, Ctrl-C).
+
+    A request still running holds a thread that nothing can stop, and the interpreter would wait
+    for it at exit (minutes, for a slow check). Saved data is already committed (SQLite), so the
+    CAS workers are killed and the process leaves without waiting.
+    """
+    import os
+    import sys
+
+    from veristep.core.pool import close_shared_pools
+
+    close_shared_pools()
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(0)
 
 
 def _check_listen(host: str, port: int) -> None:

@@ -9,9 +9,12 @@ under its own per-call deadlines, so an abandoned request cannot run on unbounde
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import inspect
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,10 +191,36 @@ async def with_deadline(fn: Callable[[Deadline], Any], seconds: float) -> Any:
     ``fn`` must call ``deadline.commit()`` before any side effect and skip it when that is False.
     """
     deadline = Deadline()
-    task = asyncio.ensure_future(asyncio.to_thread(fn, deadline))
+    loop = asyncio.get_running_loop()
+    call = functools.partial(contextvars.copy_context().run, _in_lane, fn, deadline)
+    task = asyncio.ensure_future(loop.run_in_executor(_request_threads(), call))
     try:
         return await asyncio.wait_for(asyncio.shield(task), timeout=seconds)
     except TimeoutError:
         if deadline.expire():
             raise DeadlineExceeded(f"the request ran past its deadline of {seconds:g} s") from None
         return await task  # it committed just in time: its save is already under way
+
+
+# Requests get their own threads: asyncio's default executor has cpu_count + 4 of them (6 on two
+# cores), so six slow checks used to leave a trivial one queued for a thread. A thread cannot be
+# stopped, but each one's CAS work ends at its own deadlines in the worker pool.
+REQUEST_THREADS = 64
+_THREADS: ThreadPoolExecutor | None = None
+_THREADS_LOCK = threading.Lock()
+
+
+def _request_threads() -> ThreadPoolExecutor:
+    global _THREADS
+    with _THREADS_LOCK:
+        if _THREADS is None:
+            _THREADS = ThreadPoolExecutor(REQUEST_THREADS, thread_name_prefix="veristep-request")
+        return _THREADS
+
+
+def _in_lane(fn: Callable[[Deadline], Any], deadline: Deadline) -> Any:
+    """``fn`` as one request of the CAS pool's fair scheduling (core.pool.request_lane)."""
+    from veristep.core.pool import request_lane
+
+    with request_lane():
+        return fn(deadline)
