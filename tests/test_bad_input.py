@@ -373,3 +373,91 @@ def test_check_jsonl_answers_every_line_and_names_the_bad_ones(inputs: Path) -> 
             assert fragment in line
     assert len(errors) == sum(1 for _, f in JSONL_LINES if f is not None)
     assert seconds < 40
+
+
+# --- fuzz: the exit-code contract under hostile argv and JSONL (Hypothesis, fixed budget) -------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ_TEXT = st.one_of(
+    st.text(max_size=24),
+    st.sampled_from(
+        ["y = 9^{9^{9}}", "y = 10^{999999999}", "\\frac{1}{0}", "x^{", "\\frobnicate{x}",
+         "x = \\pm", "\\sqrt{-1}", "1" * 1500, "x \\le \\ge 2", "\\lim_{x\\to}", "%", "\x00"]
+    ),
+)  # fmt: skip
+
+
+def run_isolated(argv: list[str], tmp: Path, stdin: bytes = b"") -> tuple[int, str, str]:
+    """Run veristep in a session of its own; fail on a hang or on any process it leaves."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERISTEP_")}
+    env.update(BUDGET_ENV, VERISTEP_DATA_DIR=str(tmp / "data"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "veristep.cli", *argv], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, err = proc.communicate(stdin, timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        pytest.fail(f"veristep {' '.join(argv)[:120]!r} hung")
+    end = time.monotonic() + 15
+    while time.monotonic() < end:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"veristep {' '.join(argv)[:120]!r} left a process behind")
+    return proc.returncode, out.decode("utf-8"), err.decode("utf-8", "replace")
+
+
+def assert_exit_contract(code: int, out: str, err: str, as_json: bool) -> None:
+    assert "Traceback" not in err, err[-800:]
+    assert code in (0, 2), (code, err[-500:])
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1, err
+    elif as_json:
+        json.loads(out)
+
+
+def _argv_safe(text: str) -> str:
+    return text.replace("\x00", "")  # argv cannot carry NUL at all
+
+
+FUZZ_SETTINGS = settings(
+    max_examples=4,  # each example is a veristep process: the fixed budget of CI
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@FUZZ_SETTINGS
+@given(states=st.lists(FUZZ_TEXT.map(_argv_safe), min_size=1, max_size=3))
+def test_fuzz_check_argv_keeps_the_exit_contract(inputs: Path, states: list[str]) -> None:
+    code, out, err = run_isolated(["check", *states, "--json"], inputs)
+    assert_exit_contract(code, out, err, as_json=True)
+
+
+JSONL_LINE = st.one_of(
+    st.lists(FUZZ_TEXT, min_size=1, max_size=3).map(lambda s: json.dumps({"states": s})),
+    st.dictionaries(st.sampled_from(["states", "target", "change_types", "x"]), FUZZ_TEXT,
+                    max_size=2).map(json.dumps),
+    st.text(max_size=20).map(lambda t: t.replace("\n", " ")),
+)  # fmt: skip
+
+
+@FUZZ_SETTINGS
+@given(lines=st.lists(JSONL_LINE, min_size=1, max_size=8))
+def test_fuzz_check_jsonl_keeps_the_exit_contract(inputs: Path, lines: list[str]) -> None:
+    data = "\n".join(lines).encode("utf-8", "surrogatepass") + b"\n"
+    code, out, err = run_isolated(["check", "--jsonl", "-"], inputs, stdin=data)
+    assert "Traceback" not in err, err[-800:]
+    assert code in (0, 2), (code, err[-500:])
+    for line in out.splitlines():
+        json.loads(line)  # every result line is one JSON document
+    assert all(line.startswith("veristep check:") for line in err.strip().splitlines()), err

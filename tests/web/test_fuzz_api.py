@@ -160,3 +160,23 @@ def test_every_route_answers_hostile_input_without_a_500(api: Any, data: Any) ->
             method, url, content=body, headers={"content-type": "application/json"}
         )
     assert_clear(response)
+
+
+@pytest.mark.parametrize(
+    "states",
+    [
+        ["y = 9^{9^{9}}", "y = 9^{387420489}"],
+        ["y = 1.5 \\times 10^{999999999}", "y = 0"],
+        ["y = 10^{999999999}", "y = 0"],
+    ],
+)
+def test_exploding_powers_are_judged_and_the_server_stays_up(api: Any, states: list[str]) -> None:
+    # Issue item 1: each of these froze the whole server (SymPy evaluated the power in-process).
+    response = api.post("/api/check", json={"states": states})
+    assert response.status_code == 200, response.text[:300]
+    step = response.json()["derivation"]["steps"][0]
+    if "387420489" in states[1]:
+        assert step["tier"] == "grounded"  # the same number, written two ways
+    else:
+        assert step["tier"] in ("plausible", "refuted")  # never grounded: it is not 0
+    assert api.get("/api/health").status_code == 200
