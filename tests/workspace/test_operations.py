@@ -58,8 +58,13 @@ def test_operation_is_a_graded_step(
             ws.apply(command)
         return
     (node,) = ws.apply(command)
-    assert node.verdict is not None
-    assert low <= node.verdict.tier <= high, (node.latex, node.verdict.reason)
+    verdict = node.verdict
+    assert verdict is not None and verdict.tier <= high, (node.latex, verdict.reason)
+    if verdict.tier < low:
+        # Only "undecided" may fall short (a CAS deadline on a loaded machine is never
+        # evidence); a decided relation must reach the expected tier.
+        assert verdict.relation is Relation.UNKNOWN and verdict.tier is Tier.PLAUSIBLE, (
+            node.latex, verdict.reason)  # fmt: skip
     if warning is not None:
         assert any(warning in w for w in node.warnings), node.warnings
 
