@@ -127,3 +127,19 @@ def test_overlong_number_literal_is_refused_with_a_cut_fragment() -> None:
     assert len(info.value.one_line()) < 200
     assert "(19000 characters)" in info.value.one_line()
     assert len(info.value.located()) < 400
+
+
+@pytest.mark.parametrize("latex", [r"x^{2 \cdot 3}", "x^{10^{3}}", "x^{2^{-1}}"])
+def test_literal_exponents_are_folded_even_when_built_unevaluated(latex: str) -> None:
+    # Unevaluated, x^{2 \cdot 3} kept a Mul exponent that the domain rules read as "maybe not an
+    # integer" (x >= 0), so `x^{2 \cdot 3} = 1 -> x = 1` was graded grounded: -1 was lost.
+    with sympy.evaluate(False):
+        form = to_sympy(parse_latex(latex))
+    assert form.exp.is_Rational, form
+
+
+def test_a_lost_root_behind_a_literal_exponent_is_never_grounded() -> None:
+    from veristep.grounding import check
+
+    step = check([r"x^{2 \cdot 3} = 1", "x = 1"]).steps[0]
+    assert step.tier.name_lower not in ("grounded", "verified"), step.reason

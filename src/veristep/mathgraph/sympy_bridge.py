@@ -163,6 +163,24 @@ _RELATIONS = {"=": sympy.Eq, "<": sympy.Lt, ">": sympy.Gt, "ne": sympy.Ne, "le":
 _CALCULUS = (sympy.Integral, sympy.Limit, sympy.Sum, sympy.Product, sympy.Derivative)
 
 
+def _folded(exp: Any) -> Any:
+    """A small literal exponent written as arithmetic (``10^{3}``, ``2 \\cdot 3``) as its number.
+
+    Built unevaluated (the written-domain reading), ``x^{2 \\cdot 3}`` kept a ``Mul`` exponent that
+    the domain rules read as "maybe not an integer", restricting x to x ≥ 0 — which then hid the
+    root -1 of ``x^{6} = 1`` and graded ``x = 1`` as grounded.
+    """
+    from veristep.core.prescreen import _literal_log10
+
+    if isinstance(exp, sympy.Rational) or not isinstance(exp, sympy.Basic) or exp.free_symbols:
+        return exp
+    size = _literal_log10(exp)
+    if size is None or size > 6:
+        return exp
+    with sympy.evaluate(True):
+        return exp.doit()
+
+
 def _has_calculus(*values: Any) -> bool:
     return any(isinstance(v, sympy.Basic) and v.has(*_CALCULUS) for v in values)
 
@@ -291,6 +309,7 @@ class Converter(SubscriptBinding, CalculusConversion):
 
     def c_pow(self, n: Node) -> Any:
         base, exp = self.numbers(n)
+        exp = _folded(exp)
         if not self.budget.power_fits(base, exp):
             return HugePower(base, exp)
         if base == 0 and exp.is_negative:
