@@ -56,7 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _screen_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, help="SQLite results store (default: OUT with .sqlite)")
     p.add_argument("--workers", type=int, help="parallel worker processes (default: settings)")
-    p.add_argument("--prover", default="e/auto", help="e/auto (default), e/satauto, prover9")
+    p.add_argument(
+        "--prover",
+        default="e/auto",
+        help="e/auto (default), e/satauto, e3/auto, e3/satauto, prover9",
+    )
     p.add_argument("--timeout", type=float, help="seconds per prover call (default: settings)")
     p.add_argument("--max-model-size", type=int, default=5, help="SAT model sizes 2..N")
     p.add_argument("--no-progress", action="store_true")
