@@ -33,3 +33,11 @@ def test_x_to_the_x_is_differentiated_through_the_exponential_form():
     assert d.steps[0].operation == "write the power as an exponential"
     assert "apply the chain rule" in [s.operation for s in d.steps]
     assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached
+
+
+def test_derivative_of_tan_goes_through_the_quotient_rule():
+    d = derive(r"\frac{d}{dx}\left(\tan x\right)", r"\frac{1}{\cos^2 x}")
+    ops = [s.operation for s in d.steps]
+    assert ops[0] == "write $\\tan$ as $\\frac{\\sin}{\\cos}$"
+    assert "apply the quotient rule" in ops and "use $\\sin^2 u + \\cos^2 u = 1$" in ops
+    assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached

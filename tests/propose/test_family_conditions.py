@@ -29,5 +29,22 @@ def test_trigonometric_equation_on_an_interval_lists_the_angles_there():
     d = derive(r"2\cos x = \sqrt{3} \land 0 \le x \land x < 2\pi",
                r"x = \frac{\pi}{6} \lor x = \frac{11\pi}{6}")  # fmt: skip
     assert d.steps[0].operation == "divide both sides by $2$"
-    assert d.steps[-1].operation.startswith("list the angles with $x \\in")
+    assert d.steps[-2].operation.startswith("list the angles with $x \\in")
+    assert d.steps[-1].operation == "simplify the value"
     assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached
+
+
+def test_reference_angle_is_written_before_the_arithmetic():
+    d = derive(
+        r"\tan x = 1 \land 0 \le x \land x < 2\pi", r"x = \frac{\pi}{4} \lor x = \frac{5\pi}{4}"
+    )
+    assert r"\frac{\pi}{4} + \pi" in d.states[1].latex
+    assert "reference angle $\\frac{\\pi}{4}$" in d.steps[0].justification
+    assert d.steps[1].operation == "simplify the value"
+    assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached
+
+
+def test_equal_absolute_values_split_into_two_equations():
+    d = derive(r"|x - 2| = |2x + 1|", r"x = -3 \lor x = \frac{1}{3}")
+    assert d.steps[0].operation == "split into the two cases of equal absolute values"
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached

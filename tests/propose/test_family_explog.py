@@ -28,3 +28,10 @@ def test_combining_logarithms_keeps_the_arguments_positive():
     assert d.steps[-1].operation.startswith("keep the solutions that satisfy")
     assert "$x = -2$ fails" in d.steps[-1].justification
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_log_laws_one_at_a_time():
+    d = derive(r"\ln 8 - \ln 2", r"2\ln 2")
+    assert d.steps[0].operation == "write $8$ as $2^{3}$"
+    assert d.steps[-1].operation == "use $\\ln a^k = k \\ln a$"
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached

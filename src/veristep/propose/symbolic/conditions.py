@@ -113,11 +113,32 @@ def _basic_angles(main: sp.Basic, interval: sp.Interval, x: sp.Symbol) -> Move |
             return None
         values |= set(found)
     ordered = sorted(values, key=float)
-    new = sp.Or(*[sp.Eq(x, v) for v in ordered]) if ordered else sp.false
+    alpha = _reference_angle(cases[0]) if len(cases) == 1 else None
+    shown = [_from_reference(v, alpha) for v in ordered]
+    new = sp.Or(*[sp.Eq(x, v, evaluate=False) for v in shown]) if ordered else sp.false
     where = math(f"{bare_tex(x)} \\in {sp.latex(interval)}")
-    listed = ", ".join(math(bare_tex(v)) for v in ordered) or "none"
-    why = f"the angles with {where} that solve it are {listed} (reference angle and symmetry)"
+    listed = ", ".join(math(bare_tex(v)) for v in shown) or "none"
+    why = f"the angles with {where} that solve it are {listed}"
+    if alpha is not None and alpha != 0:
+        why = f"reference angle {math(bare_tex(alpha))}; " + why
     return Move("basic-angles", f"list the angles with {where}", why, "rewrite", new)
+
+
+def _reference_angle(case: sp.Eq) -> sp.Basic | None:
+    inverse = {sp.sin: sp.asin, sp.cos: sp.acos, sp.tan: sp.atan}[type(case.lhs)]
+    alpha = inverse(abs(case.rhs))
+    return alpha if alpha.is_number and not alpha.has(inverse) else None
+
+
+def _from_reference(v: sp.Basic, alpha: sp.Basic | None) -> sp.Basic:
+    """``5π/6`` written as ``π - π/6`` from the reference angle, as a teacher reads it off."""
+    if alpha is None or alpha == 0 or v == alpha:
+        return v
+    for k in (1, 2):
+        for sign in (-1, 1):
+            if sp.simplify(k * sp.pi + sign * alpha - v) == 0:
+                return sp.Add(k * sp.pi, sign * alpha, evaluate=False)
+    return v
 
 
 def _trig_solved(case: sp.Basic, x: sp.Symbol) -> bool:

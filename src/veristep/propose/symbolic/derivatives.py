@@ -40,6 +40,7 @@ _RULES = {
     "elementary": ("differentiate the elementary function", "standard derivatives"),
     "exponential": ("differentiate the exponential", "$\\frac{d}{dx} a^x = a^x \\ln a$"),
     "chain": ("apply the chain rule", "$(f(u))' = f'(u) u'$"),
+    "tan-quotient": ("write $\\tan$ as $\\frac{\\sin}{\\cos}$", "the quotient identity"),
     "exp-form": ("write the power as an exponential", "$u^v = e^{v \\ln u}$ for $u > 0$"),
 }
 
@@ -57,6 +58,11 @@ def _rule(d: sp.Derivative) -> tuple[str, sp.Basic] | None:
         return _mul_rule(f, x)
     if isinstance(f, sp.Pow):
         return _pow_rule(f, x)
+    if isinstance(f, sp.tan):
+        # tan as sin/cos, then the quotient rule: the derivative is shown, not recalled.
+        with sp.evaluate(False):
+            quotient = sp.Mul(sp.sin(f.args[0]), sp.Pow(sp.cos(f.args[0]), -1))
+        return "tan-quotient", sp.Derivative(quotient, x)
     if type(f) in _BASIC and len(f.args) == 1:
         u = f.args[0]
         outer = _BASIC[type(f)](u)

@@ -39,6 +39,7 @@ from veristep.propose.symbolic.inequalities import (
 )
 from veristep.propose.symbolic.integrals import has_pending_integral, integral_moves
 from veristep.propose.symbolic.limits import has_pending_limit, limit_moves
+from veristep.propose.symbolic.logs import log_law_moves
 from veristep.propose.symbolic.moves import Move, Problem, pick_var, state_key
 from veristep.propose.symbolic.printer import to_latex
 from veristep.propose.symbolic.special_equations import (
@@ -162,6 +163,10 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
         return sum_moves(state, p)
     if isinstance(state, sp.Expr):
         # Plain numbers left by a calculus move: do the arithmetic; otherwise a named rewrite.
+        laws = log_law_moves(state, p) if isinstance(p.target, sp.Expr) else []
+        if laws:
+            # One logarithm law per step, never the all-at-once expansion.
+            return laws + rewrite_moves(state, p, _LOG_JUMPS)
         if not state.free_symbols:
             return arithmetic_move(state) + rewrite_moves(state, p)
         if state.has(sp.sin, sp.cos, sp.tan):
@@ -176,6 +181,7 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
 
 
 _TRIG_JUMPS = frozenset({"trigsimp", "simplify", "expand-trig", "apart", "together"})
+_LOG_JUMPS = frozenset({"expand", "expand-log", "combine-log", "simplify"})
 _ALGEBRA_JUMPS = frozenset({"factor", "apart", "together", "cancel", "simplify"})
 
 
@@ -283,6 +289,9 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
     target = p.target
     if target is None:
         return None
+    values = goals.solved_values(state, p.var)
+    if values and any(sp.srepr(v.doit()) != sp.srepr(v) for v in values):
+        return None  # arithmetic written out (π + π/4) is done in a line of its own first
     if goals.identical(state, target):
         return "equal" if p.wants_pm else "exact"
     if isinstance(target, sp.Expr):

@@ -60,15 +60,22 @@ def _absolute_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
                 sp.false,
             )
         ]
+    if isinstance(rhs, sp.Abs):
+        other = rhs.args[0]
+        cases = sp.Or(sp.Eq(inner, other), sp.Eq(inner, -other))
+        why = "$|u| = |v|$ means $u = v$ or $u = -v$"
+        op = "split into the two cases of equal absolute values"
+        return [Move("abs-cases", op, why, "rewrite", cases)]
     cases = sp.Or(sp.Eq(inner, rhs), sp.Eq(inner, -rhs))
     why = "$|u| = k$ means $u = k$ or $u = -k$"
-    change = "rewrite"
-    if rhs.has(x):
-        # The cases drop the condition k >= 0, so they may add roots: a widening step.
-        why += f"; candidates are checked afterwards, since {tex(rhs)} must be non-negative"
-        change = "solve"
     op = "split into the two cases of the absolute value"
-    return [Move("abs-cases", op, why, change, cases)]
+    if rhs.has(x):
+        # |u| = v exactly when (u = v or u = -v) and v ≥ 0: the condition keeps it an equivalence.
+        cond = sp.GreaterThan(rhs, 0)
+        why = "$|u| = v$ means $u = v$ or $u = -v$, with $v \\ge 0$"
+        op += f", keeping the condition {math(bare_tex(cond))}"
+        return [Move("abs-cases", op, why, "rewrite", sp.And(cases, cond))]
+    return [Move("abs-cases", op, why, "rewrite", cases)]
 
 
 def _radicals(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
