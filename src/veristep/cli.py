@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"veristep {args.command}: {err.one_line()}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM; the message says what was kept
-        print(f"veristep {args.command}: {exc or 'interrupted'}", file=sys.stderr)
+        print(f"veristep {args.command}: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except Exception as exc:  # the last line of defence: one line, no traceback unless asked
         if os.environ.get("VERISTEP_DEBUG"):

@@ -8,7 +8,9 @@ Waits are polls with generous bounds: they detect a hang or a leftover, they tim
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -69,6 +71,7 @@ def test_check_stops_on_a_signal_says_so_and_leaves_no_worker(tmp_path: Path, si
     text = err.decode()
     assert proc.returncode == 130, text
     assert "Traceback" not in text and len(text.strip().splitlines()) == 1, text
+    assert text.startswith("veristep check: ") and ("interrupted" in text or "SIGTERM" in text)
     assert _gone(proc.pid, group=True), "a CAS worker outlived the interrupted check"
 
 
@@ -112,3 +115,25 @@ def test_prover_in_its_own_session_dies_with_a_killed_parent(tmp_path: Path) -> 
     os.killpg(parent.pid, signal.SIGKILL)  # the "group kill" of the issue
     parent.wait(timeout=30)
     assert _gone(prover[0], group=False), "the program outlived its killed parent"
+
+
+@pytest.mark.skipif(shutil.which("eprover") is None, reason="E prover (Debian: eprover) missing")
+def test_ctrl_c_stops_alps_screen_saves_and_says_how_to_resume(tmp_path: Path) -> None:
+    shapes = ["{} ◇ ({} ◇ ({} ◇ {}))", "({} ◇ {}) ◇ ({} ◇ {})", "(({} ◇ {}) ◇ {}) ◇ {}"]
+    laws = ["x = " + s.format(*c) for s in shapes for c in itertools.product("xyzw", repeat=4)]
+    (tmp_path / "laws.txt").write_text("\n".join(laws) + "\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERISTEP_")}
+    env["VERISTEP_DATA_DIR"] = str(tmp_path / "data")
+    argv = ["alps", "screen", "laws.txt", "--out", "out.jsonl", "--workers", "2", "--no-progress"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "veristep.cli", *argv], cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    time.sleep(15)
+    assert proc.poll() is None, "the screening ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
+    _, err = proc.communicate(timeout=30)
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and "resume" in text and "out.sqlite" in text, text
+    assert _gone(proc.pid, group=True), "a screening worker or a prover outlived Ctrl-C"

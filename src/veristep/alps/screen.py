@@ -153,7 +153,8 @@ def screen_many(
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are dead, finished laws kept
         saved = len(store.finished()) - len(finished_before)
         where = f"{saved} law(s) screened now are saved in {store.path}"
-        raise Interrupted(f"{exc or 'interrupted'}; {where}: run it again to resume") from None
+        why = str(exc) or "interrupted"
+        raise Interrupted(f"{why}; {where}: run the same command to resume") from None
     return counts
 
 
