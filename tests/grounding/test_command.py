@@ -105,7 +105,7 @@ def test_jsonl_labelled_corpus_keeps_ids_and_line_numbers(
         + json.dumps({"id": "q3", "states": ["x = 1", "x = 1"], "notes": "same"}) + "\n",
         encoding="utf-8",
     )  # fmt: skip
-    code, out, err = _run(capsys, "--jsonl", str(batch))
+    code, out, _ = _run(capsys, "--jsonl", str(batch))
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and [r["line"] for r in rows] == [1, 2, 3, 4]
     assert rows[0]["id"] == "q1" and rows[0]["confidence"]["tier"] == "grounded"

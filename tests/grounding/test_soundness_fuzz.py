@@ -102,7 +102,8 @@ def witness_is_valid(verdict: Any, prev: Any, nxt: Any) -> tuple[bool, str]:
     w = verdict.witness
     reason = verdict.reason
     # Calculus in a state is evaluated by SymPy first; the substitution itself stays numeric.
-    prev, nxt = (s.doit() if s.has(*_CALCULUS) else s for s in (prev, nxt))
+    if not (isinstance(w, dict) and ({"left", "bounds"} & set(w))):
+        prev, nxt = (s.doit() if s.has(*_CALCULUS) else s for s in (prev, nxt))
     if isinstance(w, list):
         values = [sp.sympify(v) for v in w]
         if "introduces value" in reason:
@@ -111,6 +112,15 @@ def witness_is_valid(verdict: Any, prev: Any, nxt: Any) -> tuple[bool, str]:
         if "no real solution" in reason:
             return all(holds(prev, {X: v}) for v in values), f"{w} solves the previous"
         return False, f"unrecognised list witness for: {reason}"
+    if isinstance(w, dict) and {"left", "right"} <= set(w) and isinstance(prev, sp.Limit):
+        expr, var, point = prev.args[0], prev.args[1], prev.args[2]
+        left, right = sp.limit(expr, var, point, "-"), sp.limit(expr, var, point, "+")
+        ok = (str(left), str(right)) == (w["left"], w["right"]) and left != right
+        return ok, f"one-sided limits {left} and {right}"
+    if isinstance(w, dict) and "bounds" in w and isinstance(prev, sp.Limit):
+        expr, var, point = prev.args[0], prev.args[1], prev.args[2]
+        sides = [sp.limit(expr, var, point, d) for d in (("+", "-") if point.is_finite else ("+",))]
+        return any(isinstance(v, sp.AccumBounds) for v in sides), f"limits {sides}"
     if isinstance(w, dict) and "at" in w and not str(w["at"]).startswith("= "):
         return True, "a limit landmark (not re-computed)"
     if isinstance(w, dict) and {"previous", "next"} <= set(w):
@@ -466,7 +476,8 @@ def test_hand_picked_trap(prev: str, nxt: str, change_type: str | None, rule: st
         assert rule == "sound", f"unknown rule {rule!r}"
     if v.relation is Relation.REFUTED and change_type != "approximate":
         w_prev, w_next = written(prev), written(nxt)
-        if isinstance(v.witness, dict) and "previous" not in v.witness:
+        one_sided = isinstance(v.witness, dict) and {"left", "bounds"} & set(v.witness)
+        if isinstance(v.witness, dict) and "previous" not in v.witness and not one_sided:
             # A system's point (x = 2, y = 2): substitute it into both written systems.
             point = {s: sp.sympify(v.witness[s.name]) for s in w_prev.free_symbols}
             assert holds(w_next, point) and not holds(w_prev, point), where

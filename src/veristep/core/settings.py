@@ -38,6 +38,10 @@ class Settings:
     cas_memory_mb: int = 2048  # address-space cap of a CAS worker
     pool_workers: int = 2
     worker_max_tasks: int = 500  # recycle a worker after this many calls (SymPy caches grow)
+    # Small CAS calls may be judged in-process under an alarm (seconds; 0: never), so that a
+    # trivial `veristep check` answers before the worker pool has even started. Off by default:
+    # only one-shot commands turn it on, never a server, whose main thread runs its event loop.
+    inline_cas_s: float = 0.0
     max_latex_chars: int = 20_000
     max_graph_nodes: int = 5_000
     max_exponent: int = 1_000  # pre-screen: literal exponents above this are not expanded
@@ -109,6 +113,7 @@ _ENV: dict[str, tuple[str, Any]] = {
     "VERISTEP_DERIVE_TIMEOUT": ("derive_timeout_s", float),
     "VERISTEP_CAS_MEMORY_MB": ("cas_memory_mb", int),
     "VERISTEP_WORKERS": ("pool_workers", int),
+    "VERISTEP_INLINE_CAS": ("inline_cas_s", float),
     "VERISTEP_DOMAIN": ("domain", _choice("real", "complex")),
     "VERISTEP_LOG_BASE": ("log_base", _choice("e", "10")),
     "VERISTEP_PROVER_TIMEOUT": ("prover_timeout_s", float),

@@ -48,7 +48,9 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context) -> Outcome:
     if budget < _MIN_BUDGET_S:
         out = Outcome("timeout", error="step budget exhausted")
     else:
-        out = _dispatch(fn, args, ctx, budget)
+        out = _inline(fn, args, ctx) if _inline_allowed(args, ctx) else None
+        if out is None:  # not small, or too slow in-process: the killable worker decides
+            out = _dispatch(fn, args, ctx, budget)
     if out.status in ("timeout", "memory", "crashed"):
         ctx.timeouts.append(f"{fn.__name__}: {out.status}")
     # Only results are memoised; a timeout under a short budget may succeed under a longer one.
@@ -64,3 +66,77 @@ def _dispatch(
 
     res = run_cas(fn, *args, settings=ctx.settings, timeout_s=budget)
     return Outcome(res.status, res.value, res.error, res.ms)
+
+
+# ------------------------------------------------------------------ small calls, in-process
+# A trivial `veristep check` spends most of its time starting the worker pool (a forkserver that
+# imports SymPy). Calls on *small* arguments are therefore tried in the main process first, under
+# a SIGALRM deadline, when that is safe: only in the main thread (signals), only on arguments with
+# small numbers and few operations (no big-integer arithmetic, which an alarm cannot interrupt),
+# never for a memory-hungry call. An in-process timeout is not a verdict: the call then goes to a
+# killable worker with the step's full budget, exactly as before.
+
+_INLINE_MAX_OPS = 60
+_INLINE_MAX_NUMBER = 10**4
+_INLINE_FUNCTIONS = frozenset({"factorial", "gamma", "binomial", "RisingFactorial", "subfactorial"})
+
+
+class _InlineTimeout(BaseException):  # BaseException: SymPy's `except Exception` cannot eat it
+    pass
+
+
+def _inline_allowed(args: tuple[Any, ...], ctx: Context) -> bool:
+    import threading
+
+    if ctx.settings.inline_cas_s <= 0 or threading.current_thread() is not threading.main_thread():
+        return False
+    try:
+        return all(_small(a) for a in args)
+    except Exception:
+        return False
+
+
+def _small(arg: Any) -> bool:
+    from sympy import Basic, Integer, Rational, count_ops, preorder_traversal
+
+    if isinstance(arg, (tuple, list)):
+        return all(_small(a) for a in arg)
+    if isinstance(arg, (str, int, float, bool, type(None))):
+        return not isinstance(arg, int) or abs(arg) <= _INLINE_MAX_NUMBER
+    if not isinstance(arg, Basic):
+        return False
+    if count_ops(arg) > _INLINE_MAX_OPS:
+        return False
+    for node in preorder_traversal(arg):
+        if type(node).__name__ in _INLINE_FUNCTIONS:
+            return False
+        if isinstance(node, Integer) and abs(int(node)) > _INLINE_MAX_NUMBER:
+            return False
+        if isinstance(node, Rational) and max(abs(node.p), node.q) > _INLINE_MAX_NUMBER:
+            return False
+    return True
+
+
+def _inline(fn: Callable[..., Any], args: tuple[Any, ...], ctx: Context) -> Outcome | None:
+    import signal
+    import time
+
+    def alarm(signum: int, frame: Any) -> None:
+        raise _InlineTimeout
+
+    start = time.perf_counter()
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, ctx.settings.inline_cas_s)
+    try:
+        value = fn(*args)
+    except _InlineTimeout:
+        return None
+    except RecursionError:
+        return None  # the worker has its own, larger stack: let it try
+    except Exception as exc:  # the same contract as a worker: an error is an outcome
+        ms = (time.perf_counter() - start) * 1000
+        return Outcome("error", error=f"{type(exc).__name__}: {exc}", ms=ms)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return Outcome("ok", value, ms=(time.perf_counter() - start) * 1000)

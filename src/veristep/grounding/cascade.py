@@ -145,7 +145,7 @@ def apply_declared(decision: Decision, change_type: ChangeType | None) -> tuple[
 
     >>> d = Decision.grounded(Relation.NARROWS, "narrows: keeps 2, loses -2")
     >>> apply_declared(d, ChangeType.SOLVE)
-    (<Tier.PLAUSIBLE: 2>, 'narrows: keeps 2, loses -2 — the step loses a solution; ...')
+    (<Tier.PLAUSIBLE: 2>, 'narrows: keeps 2, loses -2 — a lost solution: ...')
     >>> w = Decision.grounded(Relation.WIDENS, "widens: adds 1, which does not solve it")
     >>> apply_declared(w, ChangeType.SOLVE)[0].name_lower, apply_declared(w, ChangeType.REWRITE)[0]
     ('verified', <Tier.PLAUSIBLE: 2>)

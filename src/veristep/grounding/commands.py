@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -36,8 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# A one-shot command: small CAS calls may run in-process (see grounding.cas) unless the user set it.
+INLINE_CAS_S = 0.5
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     positive = _names(args.positive)
+    if settings.inline_cas_s == 0.0 and "VERISTEP_INLINE_CAS" not in os.environ:
+        settings = settings.replace(inline_cas_s=INLINE_CAS_S)
     if args.jsonl:
         if args.states:
             raise InputError("give either states or --jsonl FILE, not both")

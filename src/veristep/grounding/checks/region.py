@@ -4,14 +4,14 @@ No solver describes the region ``x + y > 0`` as a finite set, but a person refut
 x > 0`` with one point: at x = 0, y = 1 the previous holds and the next does not. This check
 walks a small grid of exact rational points; a point where the previous holds and the next fails
 *and* one where the next holds and the previous fails refute the step (neither direction
-follows), with the first as the witness. One-sided findings decide nothing — a sample can show a
-value lost, never prove an inclusion — so they are left to the plausible default.
+follows), with the second as the witness. One-sided findings decide nothing — a sample can show
+a value lost, never prove an inclusion — so they are left to the plausible default.
 
 >>> from sympy import Gt, symbols
 >>> x, y = symbols("x y", real=True)
->>> tag, point = sample_region(Gt(x + y, 0), Gt(x, 0), (x, y))
->>> tag, point
-('neither', {'x': '0', 'y': '1'})
+>>> tag, points = sample_region(Gt(x + y, 0), Gt(x, 0), (x, y))
+>>> tag, points["next_only"], points["previous_only"]
+('neither', {'x': '1', 'y': '-1'}, {'x': '0', 'y': '1'})
 """
 
 from __future__ import annotations
@@ -38,13 +38,16 @@ def region(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     out = cas.run(sample_region, prev, nxt, syms, ctx=ctx)
     if not out.ok or out.value[0] != "neither":
         return None
-    point = out.value[1]
-    where = ", ".join(f"{k} = {v}" for k, v in point.items())
+    gained, lost = out.value[1]["next_only"], out.value[1]["previous_only"]
     reason = (
-        f"at {where} the previous holds and the next does not, and elsewhere the next holds "
-        "where the previous does not: neither follows from the other"
+        f"at {_point(gained)} the next holds and the previous does not, and at {_point(lost)} "
+        "the previous holds and the next does not: neither follows from the other"
     )
-    return Decision.refuted(reason, point)
+    return Decision.refuted(reason, gained)
+
+
+def _point(named: dict[str, str]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in named.items())
 
 
 def _inequalities(s: Basic) -> bool:
@@ -58,20 +61,24 @@ def _relations_only(s: Basic) -> bool:
 
 
 def sample_region(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[str, Any]:
-    """CAS task: ('neither', the point where only the previous holds) | ('undecided', None)."""
+    """CAS task: ('neither', {"next_only": point, "previous_only": point}) | ('undecided', None).
+
+    ``next_only`` satisfies the next state and not the previous (the witness, as for systems);
+    ``previous_only`` the reverse."""
     lost: dict[str, str] | None = None
-    gained = False
+    gained: dict[str, str] | None = None
     for values in product(_GRID, repeat=len(syms)):
         point = dict(zip(syms, values, strict=True))
         before, after = _truth(prev, point), _truth(nxt, point)
         if before is None or after is None:
             continue
+        named = {v.name: str(val) for v, val in point.items()}
         if before and not after and lost is None:
-            lost = {v.name: str(val) for v, val in point.items()}
-        if after and not before:
-            gained = True
-        if lost is not None and gained:
-            return ("neither", lost)
+            lost = named
+        if after and not before and gained is None:
+            gained = named
+        if lost is not None and gained is not None:
+            return ("neither", {"next_only": gained, "previous_only": lost})
     return ("undecided", None)
 
 

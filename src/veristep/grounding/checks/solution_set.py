@@ -11,8 +11,10 @@ can only cost a decision, never produce a false refutation.
 >>> d = _decide(relate_solution_sets(Eq(x**2, 4), Eq(x, 7), x), x)
 >>> d.reason, d.witness
 ('introduces value(s) that do not solve the previous step: 7', [7])
->>> _decide(relate_solution_sets(Eq((x**2 - 1)/(x - 1), 2), Eq(x + 1, 2), x), x).reason
-'widens: adds 1, which does not solve the previous step'
+>>> _decide(relate_solution_sets(Eq((x**2 - 1)/(x - 1), 3), Eq(x + 1, 3), x), x).reason
+'the same real solution set'
+>>> _decide(relate_solution_sets(Eq(x**2 - x, 0), Eq(x - 1, 0) | Eq(x, 0) | Eq(x, 5), x), x).reason
+'widens: adds 5, which does not solve the previous step'
 >>> _decide(relate_solution_sets(Eq(x**2, 4), Eq(x, 2), x), x).reason
 'narrows: keeps 2, loses -2'
 """

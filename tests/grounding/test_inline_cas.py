@@ -1,0 +1,43 @@
+"""Small CAS calls of a one-shot command run in-process under an alarm; anything slow still ends
+in a killable worker, and the verdicts are the same either way."""
+
+from __future__ import annotations
+
+import time
+
+from sympy import Symbol, expand
+
+from veristep.core.settings import Settings
+from veristep.grounding import cas
+from veristep.grounding.decision import Context
+
+X = Symbol("x", real=True)
+
+
+def _slow_identity(value: int) -> int:
+    time.sleep(0.6)
+    return value
+
+
+def test_a_small_call_runs_in_process() -> None:
+    ctx = Context(settings=Settings(inline_cas_s=0.5))
+    out = cas.run(expand, (X + 1) ** 2, ctx=ctx)
+    assert out.ok and out.value == X**2 + 2 * X + 1
+
+
+def test_a_slow_small_call_goes_on_in_a_worker() -> None:
+    # Past the in-process alarm the call is not lost and not a verdict: the worker finishes it.
+    ctx = Context(settings=Settings(inline_cas_s=0.2, cas_timeout_s=3.0))
+    out = cas.run(_slow_identity, 7, ctx=ctx)
+    assert out.ok and out.value == 7
+
+
+def test_an_exploding_small_call_times_out_in_the_worker() -> None:
+    ctx = Context(settings=Settings(inline_cas_s=0.2, cas_timeout_s=0.5, step_timeout_s=2.0))
+    out = cas.run(expand, (X + 1) ** 5000, ctx=ctx)
+    assert out.status == "timeout"
+
+
+def test_large_numbers_never_run_in_process() -> None:
+    assert not cas._small(X + 10**9)
+    assert cas._small((X + 3) ** 2)
