@@ -23,7 +23,13 @@ from veristep.grounding.decision import Context, Decision
 
 def structural(prev: Basic, nxt: Basic, ctx: Context | None) -> Decision | None:
     if prev == nxt:
-        return Decision.grounded(Relation.EQUIVALENT, "identical to the previous state")
+        # Equal as SymPy objects does not mean written alike (± against its two roots, 2·x
+        # against x·2): say what was proved, not that nothing changed.
+        return Decision.grounded(
+            Relation.EQUIVALENT,
+            "the same as the previous state once both are normalised "
+            "(order of terms, ± written out, arithmetic done)",
+        )
     swapped = isinstance(prev, (Eq, Ne)) and type(prev) is type(nxt)
     if swapped and prev.lhs == nxt.rhs and prev.rhs == nxt.lhs:
         return Decision.grounded(Relation.EQUIVALENT, "identical up to swapping the two sides")
