@@ -34,7 +34,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def lone_surrogate(text: str) -> str | None:
     """The first lone surrogate in ``text`` as ``U+D800``, or None when ``text`` is valid text.
 
-    >>> lone_surrogate("x\ud800 = 1"), lone_surrogate("x = 1")
+    >>> lone_surrogate("x" + chr(0xD800) + " = 1"), lone_surrogate("x = 1")
     ('U+D800', None)
     """
     found = _SURROGATE.search(text)
