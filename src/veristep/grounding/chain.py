@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ StateLike = Any  # a LaTeX string, a parsed State, or a SymPy statement/expressi
 OnStep = Callable[[StepVerdict, int], None]
 
 log = logging.getLogger(__name__)
+_DECIMAL = re.compile(r"\d\.\d")
 
 
 def check(
@@ -224,6 +226,8 @@ def conclusion(start: State, last: State, ctx: Context) -> dict[str, Any] | None
 
     if start.error is not None or last.error is not None or not is_statement(start.expr):
         return None
+    if _DECIMAL.search(last.latex):
+        return None  # a decimal answer is an approximation: the approximate check judges it
     try:
         prev = start.expr
         if start.hidden and None not in start.hidden:

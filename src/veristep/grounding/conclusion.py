@@ -104,9 +104,11 @@ class Conclusion:
 def conclusion_gate(start: Basic, last: Basic, ctx: Context) -> Conclusion | None:
     """Compare a solved-form last state with the start; None when the gate does not apply or
     cannot decide (a timeout is never evidence)."""
+    from sympy import Float
+
     unknowns = solved_unknowns(last)
-    if unknowns is None or start == last:
-        return None
+    if unknowns is None or start == last or last.has(Float):
+        return None  # decimals are approximations: the approximate check judges those
     out = cas.run(compare_conclusion, start, last, ctx=ctx)
     if not out.ok or out.value is None:
         return None

@@ -80,6 +80,9 @@ def compare_numbers(
 def _values(s: Basic, var: Symbol | None) -> list[float] | None:
     if kind(s) == "expr" and not s.free_symbols:
         return [float(s.evalf(30))]
+    if kind(s) == "or" and var is not None:
+        parts = [_values(branch, var) for branch in s.args]
+        return None if any(p is None for p in parts) else [v for p in parts for v in p]
     if kind(s) in ("eq", "approx") and var is not None:
         lhs, rhs = s.args
         roots = solveset(lhs - rhs, var, S.Reals)
