@@ -182,6 +182,14 @@ def _inside(witness: Any, a: State, b: State) -> bool:
             if all(isinstance(c.subs(point), BooleanTrue) for c in hidden):
                 return True
         return False
+    if isinstance(witness, list) and len(symbols) == 1 and witness:
+        # A list of values of the one unknown (a solution-set witness): each must lie inside.
+        (var,) = symbols.values()
+        try:
+            points = [{var: sympify(v)} for v in witness]
+        except Exception:
+            return False
+        return all(all(isinstance(c.subs(p), BooleanTrue) for c in hidden) for p in points)
     if not isinstance(witness, dict):
         return False
     try:
