@@ -19,6 +19,8 @@ or work budget runs out. Whatever it returns is re-checked by the independent ch
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from dataclasses import dataclass, field
 
 from veristep.alps.judge.limits import BudgetExhausted, Work
@@ -33,6 +35,7 @@ from veristep.alps.terms import Law, Op, Term, Var, show
 from veristep.alps.terms import parse_law as parse_law  # for the doctest
 
 MAX_RULES = 200
+MAX_PENDING = 20_000
 COMPLETION_WORK = 20_000_000
 
 
@@ -73,9 +76,10 @@ def _canonical_vars(law: Law) -> Law:
     return Law(walk(law.lhs), walk(law.rhs))
 
 
-def _reducible(t: Term, rule: Law) -> bool:
+def _reducible(t: Term, rule: Law, work: Work) -> bool:
     from veristep.alps.terms import match, positions
 
+    work.spend(_size(t))
     return any(match(rule.lhs, sub) is not None for _, sub in positions(t))
 
 
@@ -84,12 +88,21 @@ def complete(
 ) -> CompletionResult:
     """Knuth–Bendix completion of ``{law}``; a complete result is checked before it is returned."""
     work = Work(work_limit)
-    pending: list[tuple[Term, Term]] = [(law.lhs, law.rhs)]
+    pending: list[tuple[int, int, Term, Term]] = []  # a heap: simplest equation first
+    counter = itertools.count()
+
+    def push(s: Term, t: Term) -> None:
+        size = _size(s) + _size(t)
+        work.spend(size)
+        heapq.heappush(pending, (size, next(counter), s, t))
+
+    push(law.lhs, law.rhs)
     rules: list[Law] = []
     try:
         while pending:
-            pending.sort(key=lambda e: _size(e[0]) + _size(e[1]))
-            s, t = pending.pop(0)
+            if len(pending) > MAX_PENDING:
+                return CompletionResult("budget", rules, f"more than {MAX_PENDING} pending pairs")
+            _, _, s, t = heapq.heappop(pending)
             s, t = normal_form(s, rules, work), normal_form(t, rules, work)
             if s == t:
                 continue
@@ -101,17 +114,20 @@ def complete(
                 return CompletionResult("unorientable", rules, f"{show(s)} = {show(t)}")
             kept: list[Law] = []
             for old in rules:
-                if _reducible(old.lhs, rule):
-                    pending.append((old.lhs, old.rhs))  # its left side collapses: re-derive it
+                if _reducible(old.lhs, rule, work):
+                    push(old.lhs, old.rhs)  # its left side collapses: re-derive it
                 else:
                     kept.append(Law(old.lhs, normal_form(old.rhs, [*kept, rule], work)))
             rules = [*kept, rule]
             if len(rules) > max_rules:
                 return CompletionResult("budget", rules, f"more than {max_rules} rules")
             for other in rules:
-                pending += list(critical_pairs(rule, other))
+                work.spend(2 * _size(rule.lhs) * _size(other.lhs))  # unification attempts
+                for pair in critical_pairs(rule, other):
+                    push(*pair)
                 if other is not rule:
-                    pending += list(critical_pairs(other, rule))
+                    for pair in critical_pairs(other, rule):
+                        push(*pair)
     except BudgetExhausted:
         return CompletionResult("budget", rules, f"work budget ({work_limit:,} units) exhausted")
     except RecursionError:
