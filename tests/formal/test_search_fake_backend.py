@@ -86,3 +86,36 @@ def test_no_phase_two_without_iterations() -> None:
     steps = {("intros.",): AFTER_INTROS, ("intros.", "reflexivity."): "No more goals."}
     result = ProofSearch(THEOREM, FakeBackend(steps=steps), mcts_iterations=0).run()
     assert not result.solved and result.mcts_iterations == 0
+
+
+def test_a_tactic_that_failed_on_a_goal_is_not_retried_on_the_same_goal_elsewhere() -> None:
+    # Two different first moves reach the same goal; what failed there once is not tried again.
+    steps = {("intros.",): AFTER_INTROS, ("intro n.",): AFTER_INTROS}
+    tried: list[tuple[str, str]] = []
+
+    class Recording(FakeBackend):
+        def apply(self, theorem, path, tactic, goals_before):  # type: ignore[override]
+            attempt = super().apply(theorem, path, tactic, goals_before)
+            if not attempt.signals.ok:
+                tried.append((self.steps.get(tuple(path), GOAL), tactic))
+            return attempt
+
+    search = ProofSearch(THEOREM, Recording(steps=steps), budget_s=10, mcts_iterations=8)
+    search.run()
+    assert search.failed_on_goal and tried
+    assert len(tried) == len(set(tried))  # no (goal, failing tactic) pair paid for twice
+
+
+def test_deterministic_candidates_run_before_the_model_dummylm() -> None:
+    import pytest
+
+    dummies = pytest.importorskip("dspy.utils.dummies")
+    from veristep.formal.agents import Critic, Retriever, Strategist, Tactician
+    from veristep.formal.search import Agents
+
+    lm = dummies.DummyLM([{"proofs": ["intros; reflexivity."]}] * 5)
+    agents = Agents(Strategist(), Retriever(), Critic(), Tactician(lm))
+    backend = FakeBackend(good_scripts={"intros; lia."})
+    result = ProofSearch(THEOREM, backend, agents, budget_s=10).run()
+    assert result.solved and result.phase == "portfolio"
+    assert agents.tactician.trace.model_calls == 0 and not lm.history  # never asked

@@ -50,6 +50,7 @@ def test_known_proofs_check_in_one_batch(backend: CoqBackend) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # 32 searches, each proof confirmed by coqc, coqc and coqchk
 def test_offline_two_phase_search_proves_the_stated_share(backend: CoqBackend, tmp_path) -> None:
     from veristep.formal.retriever import cached_index
 

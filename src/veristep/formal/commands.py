@@ -38,7 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--n", type=int, default=64, help="phase-1 whole-proof candidates")
     parser.add_argument("--mcts-iterations", type=int, default=40, help="0 disables phase 2")
     parser.add_argument("--expansion-k", type=int, default=12, help="tactics per MCTS expansion")
-    parser.add_argument("--model", help="DSPy model string for the agents (default: offline)")
+    parser.add_argument(
+        "--model",
+        help="DSPy model string for the agents (default: VERISTEP_MODEL, else offline); the "
+        "built-in tactics always run first",
+    )
     parser.add_argument("--theorem-budget", type=float, default=60.0, help="seconds per theorem")
     parser.add_argument("--total-budget", type=float, help="seconds for a whole benchmark run")
     parser.add_argument("--tactic-timeout", type=float, help="Coq Timeout per sentence (seconds)")
@@ -122,6 +126,13 @@ def _prove_one(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
+    if agents.has_model:  # what the model cost, said even when its answers were unusable
+        traces = [a.trace for a in agents.parts()]
+        calls = sum(t.model_calls + t.fallbacks for t in traces)
+        print(
+            f"model: {calls} requests ({sum(t.fallbacks for t in traces)} unusable), "
+            f"tokens: {result.tokens}"
+        )
     if result.solved:
         print(
             f"PROVED {theorem.name} by {result.phase} in {result.seconds:.1f} s "
@@ -249,7 +260,10 @@ def _print_table(summary: dict[str, Any]) -> None:
         table.add_row(name, str(row["solved"]), f"{100 * row['rate']:.1f} %")
     Console().print(table)
     calls, tokens = summary["coq_calls"], summary["tokens"]
-    print(f"seconds {summary['seconds']}, Coq calls {calls}, tokens {tokens}")
+    per = calls / summary["run"] if summary["run"] else 0.0
+    print(
+        f"seconds {summary['seconds']}, Coq calls {calls} ({per:.1f} per theorem), tokens {tokens}"
+    )
     print(f"unsolved by dominant signal: {summary['unsolved_by_dominant_signal']}")
     print(f"per-theorem JSONL: {summary['out']}")
 
@@ -261,7 +275,8 @@ def _setup(args: argparse.Namespace, settings: Settings):
     from veristep.formal.retriever import cached_index
     from veristep.formal.search import Agents
 
-    lm = _make_lm(args.model, settings) if args.model else None
+    model = args.model or settings.model  # --model, else VERISTEP_MODEL
+    lm = _make_lm(model, settings) if model else None
     index = cached_index(settings.data_dir / "formal")
     agents = Agents(Strategist(lm), Retriever(index, lm), Critic(lm), Tactician(lm))
     return CoqBackend(settings), agents

@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,8 +104,26 @@ class Agents:
 
     @property
     def tokens(self) -> int:
-        parts = (self.strategist, self.retriever, self.critic, self.tactician)
-        return sum(agent.trace.tokens for agent in parts)
+        return sum(agent.trace.tokens for agent in self.parts())
+
+    @property
+    def has_model(self) -> bool:
+        return any(getattr(agent, "lm", None) is not None for agent in self.parts())
+
+    def parts(self) -> tuple[Any, ...]:
+        return (self.strategist, self.retriever, self.critic, self.tactician)
+
+    @contextmanager
+    def offline(self) -> Iterator[None]:
+        """The agents' rules only, for the cheap deterministic pass before any model call."""
+        saved = [agent.lm for agent in self.parts()]
+        try:
+            for agent in self.parts():
+                agent.lm = None
+            yield
+        finally:
+            for agent, lm in zip(self.parts(), saved, strict=True):
+                agent.lm = lm
 
 
 @dataclass
@@ -119,8 +139,14 @@ class ProofSearch:
     budget_s: float = 60.0
     exploration: float = 0.8
     alignment_weight: float = 0.15
+    # At most this share of the budget goes to non-portfolio Best-of-N scripts before MCTS
+    # starts; 1.0 lets Best-of-N run its whole list first (the measured default).
+    phase1_share: float = 1.0
     attempts: list[Attempt] = field(default_factory=list)
     modules: frozenset[str] | None = None  # library modules the theorem's header loads
+    # Tactics that failed on a focused goal, by its text: the same goal met at another node (a
+    # sibling's subgoal, another order of the same moves) does not pay for the same failures.
+    failed_on_goal: dict[str, set[str]] = field(default_factory=dict)
 
     def run(self) -> SearchResult:
         budget = Budget(self.budget_s)
@@ -146,14 +172,24 @@ class ProofSearch:
 
     # -- phase 1 ---------------------------------------------------------------------------
     def _phase1(self, budget: Budget) -> SearchResult | None:
-        root = ProofState(self.theorem, self.theorem.statement, 1)
+        """Best-of-N: the deterministic candidates first (no model call at all), then, with a
+        model, its whole proofs. Stops at ``phase1_share`` of the budget so MCTS keeps time."""
+        stop = budget.seconds * (1.0 - self.phase1_share)
+        with self.agents.offline():
+            found = self._best_of_n(budget, stop)
+        if found is None and self.agents.has_model and budget.left > stop:
+            found = self._best_of_n(budget, stop)
+        return found
+
+    def _best_of_n(self, budget: Budget, stop: float) -> SearchResult | None:
+        root = ProofState(self.theorem, self.theorem.statement, 1, attempts=list(self.attempts))
         plan = self.agents.strategist.plan(root)
         lemmas = self.agents.retriever.lemmas(root, self.modules)
         scripts = self.agents.tactician.whole_proofs(root, plan, lemmas, self.n)
         # The portfolio part is always checked in full (the monotonicity anchor); the rest only
-        # while the budget lasts.
-        for i, script in enumerate(scripts):
-            if i >= len(PORTFOLIO) and budget.left <= 0:
+        # while phase 1's share of the budget lasts.
+        for script in scripts:
+            if script not in PORTFOLIO and budget.left <= stop:
                 break
             attempt = self.backend.check_batch(self.theorem, [script])[0]
             self.attempts.append(attempt)
@@ -227,15 +263,20 @@ class ProofSearch:
         leaf.expanded = True
         leaf.exhausted = len(tactics) < self.expansion_k
         failures: Counter[str] = Counter()
+        known_bad = self.failed_on_goal.setdefault(first_goal_key(leaf.goals_text), set())
         best = 0.0
         for tactic in tactics:
             if budget.left <= 0:
                 break
+            if tactic in known_bad:  # failed on this very goal at another node
+                continue
             attempt = self.backend.apply(self.theorem, leaf.path(), tactic, leaf.goals)
             self.attempts.append(attempt)
             leaf.attempts.append(attempt)
             signals = attempt.signals
             if not signals.ok:
+                if signals.failure is not FailureKind.TIMEOUT:  # a timeout says nothing
+                    known_bad.add(tactic)
                 failures[signals.failure.value] += 1
                 if signals.failure is FailureKind.CRASH:
                     leaf.dead = True  # every saved state died with the process
@@ -302,6 +343,17 @@ _ALIGNED = {
     "apply_lemma": ("apply", "eapply", "rewrite"),
     "direct": ("intros", "lia", "lra", "nra", "nia", "split", "field"),
 }
+
+
+def first_goal_key(goals_text: str) -> str:
+    r"""The focused goal (its hypotheses and conclusion), without the goal count or the goals
+    after it: a tactic acts on this goal only, so where it failed once it fails again.
+
+    >>> first_goal_key("2 goals\n  n : nat\n  ====\n  n = n\n\ngoal 2 is:\n  True\n")
+    'n : nat ==== n = n'
+    """
+    body = goals_text.split("\n", 1)[1] if "\n" in goals_text else goals_text
+    return goals_key(body.split("\ngoal 2", 1)[0])
 
 
 def _alignment(tactic: str, plan: Plan) -> float:

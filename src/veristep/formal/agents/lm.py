@@ -35,6 +35,7 @@ def predict(signature: Any, lm: Any, trace: AgentTrace, **inputs: Any) -> Any | 
         with dspy.context(lm=lm):
             prediction = dspy.Predict(signature)(**inputs)
     except Exception as exc:  # any model failure degrades to the rules, visibly
+        trace.tokens += _new_tokens(lm, before)  # an unusable answer still cost its tokens
         trace.fallbacks += 1
         trace.last_error = f"{type(exc).__name__}: {exc}"[:300]
         trace.record("fallback")
@@ -46,9 +47,20 @@ def predict(signature: Any, lm: Any, trace: AgentTrace, **inputs: Any) -> Any | 
 
 
 def _new_tokens(lm: Any, before: int) -> int:
+    """Tokens of the history entries added since ``before``. ``usage`` may be a dict or a
+    LiteLLM object, and a local server may report only prompt and completion counts."""
     total = 0
     for entry in (getattr(lm, "history", []) or [])[before:]:
         usage = entry.get("usage") if isinstance(entry, dict) else None
-        if isinstance(usage, dict):
-            total += int(usage.get("total_tokens") or 0)
+        total += _usage_tokens(usage)
     return total
+
+
+def _usage_tokens(usage: Any) -> int:
+    def field(name: str) -> int:
+        value = usage.get(name) if isinstance(usage, dict) else getattr(usage, name, None)
+        return int(value) if isinstance(value, int | float) else 0
+
+    if usage is None:
+        return 0
+    return field("total_tokens") or field("prompt_tokens") + field("completion_tokens")
