@@ -108,8 +108,10 @@ def _solve_single(eqs: list[sp.Basic], p: Problem, one: OneUnknown | None) -> Mo
         moves = one(e, dataclasses.replace(p, var=v, start=e, target=None))
         if moves:
             m = moves[0]
-            word = "of" if "both sides" in m.operation else "in"
-            op = f"{m.operation} {word} {_name(e)}"
+            if "both sides" in m.operation:
+                op = m.operation.replace("both sides", f"both sides of {_name(e)}", 1)
+            else:
+                op = f"{m.operation} in {_name(e)}"
             return Move(m.name, op, m.justification, m.change_type, _rebuild(eqs, i, m.state))
     return None
 
