@@ -340,7 +340,7 @@ JSONL_LINES: list[tuple[bytes, str | None]] = [
     (b'{"states": "x=1"}', "'states'"),
     (b'{"states": [1, 2]}', "'states'"),
     (b'{"states": []}', "'states'"),
-    (b'{"states": ["x=1"], "colour": "red"}', "colour"),
+    (b'{"states": ["x=1"], "colour": "red"}', None),  # an extra key is graded and reported
     (b'{"states": ["x=1", "x=1"], "change_types": 5}', "'change_types'"),
     (b'{"states": ["x=1", "x=1"], "change_types": [5]}', "'change_types'"),
     (b'{"states": ["x=1", "x=1"], "change_types": ["bogus"]}', "'bogus'"),
@@ -372,6 +372,8 @@ def test_check_jsonl_answers_every_line_and_names_the_bad_ones(inputs: Path) -> 
             line = next(e for e in errors if e.startswith(f"veristep check: line {number}:"))
             assert fragment in line
     assert len(errors) == sum(1 for _, f in JSONL_LINES if f is not None)
+    assert results[9]["warnings"] == ["unknown key(s) colour ignored"]
+    assert [r["line"] for r in results] == list(range(1, len(JSONL_LINES) + 1))
     assert seconds < 40
 
 
