@@ -156,9 +156,15 @@ def reference_of_file(text: str) -> Reference:
 
 
 def _is_plain_definition(sentence: Sentence) -> bool:
-    """``Definition``/``Fixpoint`` with a body in the sentence itself (no proof mode)."""
+    """``Definition``/``Fixpoint`` with a body in the sentence itself (no proof mode), under an
+    ASCII name: a non-ASCII name can pass for a standard one (a Cyrillic ``О`` for ``O``)."""
     head = sentence.head
-    return len(head) > 1 and head[0] in ("Definition", "Fixpoint") and ":=" in sentence.code
+    return (
+        len(head) > 1
+        and head[0] in ("Definition", "Fixpoint")
+        and head[1].isascii()
+        and ":=" in sentence.code
+    )
 
 
 def statement_type(statement: str) -> str:
