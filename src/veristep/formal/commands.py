@@ -96,6 +96,9 @@ def _check(args: argparse.Namespace, settings: Settings) -> int:
     source = _read_coq_file(path)
     expected = _bench_theorem(args.expect, None) if args.expect else None
     verdict = check_file(source, expected, memory_mb=settings.coq_memory_mb)
+    if not verdict.accepted and verdict.reason.startswith("no Theorem/Lemma found"):
+        # Nothing to judge is an input error (exit 2), not a rejected proof.
+        raise InputError(f"{path}: {verdict.reason}", source=source[:200], position=0)
     if args.json:
         print(json.dumps({"file": str(path), **verdict.to_json()}))
     else:
