@@ -120,7 +120,8 @@ def test_prover_in_its_own_session_dies_with_a_killed_parent(tmp_path: Path) -> 
 @pytest.mark.skipif(shutil.which("eprover") is None, reason="E prover (Debian: eprover) missing")
 def test_ctrl_c_stops_alps_screen_saves_and_says_how_to_resume(tmp_path: Path) -> None:
     shapes = ["{} ◇ ({} ◇ ({} ◇ {}))", "({} ◇ {}) ◇ ({} ◇ {})", "(({} ◇ {}) ◇ {}) ◇ {}"]
-    laws = ["x = " + s.format(*c) for s in shapes for c in itertools.product("xyzw", repeat=4)]
+    # Enough laws that the screening is still running when it is interrupted, on any machine.
+    laws = ["x = " + s.format(*c) for s in shapes for c in itertools.product("xyzwuv", repeat=4)]
     (tmp_path / "laws.txt").write_text("\n".join(laws) + "\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("VERISTEP_")}
     env["VERISTEP_DATA_DIR"] = str(tmp_path / "data")
@@ -129,7 +130,10 @@ def test_ctrl_c_stops_alps_screen_saves_and_says_how_to_resume(tmp_path: Path) -
         [sys.executable, "-m", "veristep.cli", *argv], cwd=tmp_path, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
-    time.sleep(15)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "out.sqlite").exists() and time.monotonic() < deadline:
+        time.sleep(0.5)  # interrupt only once results are being saved
+    time.sleep(3)
     assert proc.poll() is None, "the screening ended before it could be interrupted"
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
     _, err = proc.communicate(timeout=30)
