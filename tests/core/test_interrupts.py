@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import shutil
 import signal
@@ -147,3 +148,7 @@ def test_ctrl_c_stops_alps_screen_saves_and_says_how_to_resume(tmp_path: Path) -
     assert proc.returncode == 130, text
     assert "Traceback" not in text and "resume" in text and "out.sqlite" in text, text
     assert _gone(proc.pid, group=True), "a screening worker or a prover outlived Ctrl-C"
+    # --out holds the laws finished before the interrupt, one JSON object a line
+    exported = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert "out.jsonl" in text and 0 < len(exported) < len(laws), text
+    assert all(json.loads(line)["law"] in laws for line in exported)

@@ -146,6 +146,7 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
 
 def _screen(args: argparse.Namespace, settings: Settings) -> int:
     from veristep.alps.screen import read_laws, screen_many
+    from veristep.core.interrupts import Interrupted
 
     if not args.input.is_file():
         raise InputError(f"input file not found: {args.input}")
@@ -153,9 +154,15 @@ def _screen(args: argparse.Namespace, settings: Settings) -> int:
     store = _store(args, args.out)
     workers = args.workers or settings.pool_workers
     already = len(set(laws) & store.finished())
-    counts = screen_many(
-        laws, store, _budget(args, settings), args.prover, workers, not args.no_progress
-    )
+    try:
+        counts = screen_many(
+            laws, store, _budget(args, settings), args.prover, workers, not args.no_progress
+        )
+    except Interrupted as exc:
+        # What finished is in the store already; --out shows it too, so an interrupted
+        # sweep leaves a readable partial export next to the resumable database.
+        store.export_jsonl(args.out)
+        raise Interrupted(f"{exc}; the laws screened so far are in {args.out}") from None
     store.export_jsonl(args.out)
     totals: dict[str, int] = {}
     for row in store.export():
