@@ -27,8 +27,10 @@ from veristep.core.verdicts import StepVerdict
 from veristep.grounding.checks.approximate import approximate
 from veristep.grounding.checks.branch_pair import branch_pair
 from veristep.grounding.checks.calculus import calculus
+from veristep.grounding.checks.cleared_denominator import cleared_denominator
 from veristep.grounding.checks.fingerprint import fingerprint
 from veristep.grounding.checks.parametric import parametric
+from veristep.grounding.checks.periodic_family import periodic_family
 from veristep.grounding.checks.propositional import propositional
 from veristep.grounding.checks.region import region
 from veristep.grounding.checks.scaled_residual import scaled_residual
@@ -46,9 +48,11 @@ CHECKS: tuple[Check, ...] = (
     symbolic_equivalence,
     propositional,
     calculus,
+    periodic_family,
     solution_set,
     branch_pair,
     scaled_residual,
+    cleared_denominator,
     system,
     region,
     parametric,

@@ -19,6 +19,7 @@ import sympy as sp
 
 from veristep.propose.symbolic.goals import solved_values
 from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math
+from veristep.propose.symbolic.periodic import general_solution_move
 from veristep.propose.symbolic.printer import to_latex
 
 OneUnknown = Callable[[sp.Basic, Problem], list[Move]]
@@ -53,6 +54,13 @@ def condition_moves(state: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
     interval = _interval(conds, p.var)
     if interval is not None:
         angles = _basic_angles(main, interval, p.var)
+        if angles is not None and angles.state == angles.state.doit():
+            # Nothing to read off a reference angle (sin x = 0): write the general solution,
+            # then keep its members in the interval, as a teacher shows the k that fit.
+            k = sp.Symbol("k", real=True)
+            general = general_solution_move(main, conds, p.var, k)
+            if general is not None:
+                return [general]
         if angles is not None:
             return [angles]
     cases = main.args if isinstance(main, sp.Or) else (main,)

@@ -78,7 +78,8 @@ def linear_moves(state: sp.Eq, p: Problem) -> list[Move]:
     """The next move toward ``x = value`` for an equation of degree one in x."""
     x = p.var
     lhs, rhs = state.lhs, state.rhs
-    if sp.expand(lhs) != lhs or sp.expand(rhs) != rhs:
+    factored = _unknown_factored_out(lhs, x)
+    if (sp.expand(lhs) != lhs and not factored) or sp.expand(rhs) != rhs:
         new = sp.Eq(sp.expand(lhs), sp.expand(rhs))
         return [Move("expand", "expand the brackets", "distributive law", "rewrite", new)]
     lcd = sp.lcm([sp.fraction(sp.together(t))[1] for t in sp.Add.make_args(lhs - rhs)])
@@ -97,13 +98,26 @@ def linear_moves(state: sp.Eq, p: Problem) -> list[Move]:
     _, const_left = _split_terms(lhs, x)
     if const_left != 0:
         return [_add_both(state, const_left, "isolate the term with the unknown")]
-    coeff = sp.simplify(lhs / x)
+    coeff = sp.factor(sp.simplify(lhs / x))
+    if len(sp.Add.make_args(lhs)) > 1 and coeff.free_symbols and not coeff.has(x):
+        # a x − c x = d − b: a teacher writes (a − c) x first, then divides by the bracket
+        new = sp.Eq(sp.Mul(x, coeff), rhs)
+        why = "the terms with the unknown share the factor " + math(bare_tex(x))
+        return [Move("factor-unknown", f"factor {tex(x)} out", why, "rewrite", new)]
     if coeff != 1 and not coeff.has(x):
         why = "isolate the unknown; the coefficient is non-zero"
         if coeff.free_symbols:
             why += f" (assuming {_nonzero(coeff)})"
         return [_scale(state, coeff, why)]
     return []
+
+
+def _unknown_factored_out(lhs: sp.Basic, x: sp.Symbol) -> bool:
+    """``lhs`` is ``x`` times a bracket free of x, ``(a − c) x``: the form a division finishes."""
+    if not isinstance(lhs, sp.Mul):
+        return False
+    rest = lhs / x
+    return not rest.has(x) and isinstance(sp.factor(rest), (sp.Add, sp.Mul))
 
 
 def standard_form_move(state: sp.Eq, x: sp.Symbol) -> Move:

@@ -116,6 +116,22 @@ def _as_set(s: sp.Basic, x: sp.Symbol) -> sp.Set:
     return s.as_set()
 
 
+def same_family(state: sp.Basic, target: sp.Basic, x: sp.Symbol | None) -> bool:
+    """Two integer-indexed families (``x = π/2 + kπ ∧ k ∈ ℤ``) with the same members."""
+    from veristep.grounding.checks.periodic_family import family_of, same_families
+
+    if x is None:
+        return False
+    a, b = family_of(state, x), family_of(target, x)
+    if a is None or b is None or a.bounds or b.bounds:
+        return False
+    try:
+        found = same_families(a, b)
+    except (TypeError, ValueError, AttributeError, ArithmeticError):
+        return False
+    return found is not None and found[0] == "equivalent"
+
+
 def unknown_from_target(target: sp.Basic | None) -> sp.Symbol | None:
     """The unknown the target solves for: ``r`` in ``r = \\sqrt{A/\\pi}``, ``x`` in ``x < 5``.
 

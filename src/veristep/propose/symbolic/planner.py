@@ -41,6 +41,7 @@ from veristep.propose.symbolic.integrals import has_pending_integral, integral_m
 from veristep.propose.symbolic.limits import has_pending_limit, limit_moves
 from veristep.propose.symbolic.logs import log_law_moves
 from veristep.propose.symbolic.moves import Move, Problem, pick_var, state_key
+from veristep.propose.symbolic.periodic import is_family, periodic_moves
 from veristep.propose.symbolic.printer import to_latex
 from veristep.propose.symbolic.special_equations import (
     candidate_check_moves,
@@ -186,6 +187,11 @@ _ALGEBRA_JUMPS = frozenset({"factor", "apart", "together", "cancel", "simplify"}
 
 
 def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
+    if is_family(state, p.var):
+        return periodic_moves(state, p)
+    general = periodic_moves(state, p)
+    if general:
+        return general
     if is_system(state):
         return [] if solved_points(state) is not None else system_moves(state, p, _case_moves)
     if split_conditions(state, p.var) is not None:
@@ -294,6 +300,8 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
         return None  # arithmetic written out (π + π/4) is done in a line of its own first
     if goals.identical(state, target):
         return "equal" if p.wants_pm else "exact"
+    if is_family(state, p.var) or is_family(target, p.var):
+        return "equal" if goals.same_family(state, target, p.var) else None
     if isinstance(target, sp.Expr):
         if candidates_pending(state):
             return None

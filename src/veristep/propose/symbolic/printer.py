@@ -17,6 +17,8 @@ disjunction of roots is written with ``\\lor``.
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
@@ -70,6 +72,11 @@ def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
 
 _PRINTER = _StatePrinter()
 
+# A product ``f·(u + v)`` prints as ``f \left(u + v\right)``, which reads back as the function f
+# applied to u + v (f, g, h, F, G always; y, u, v of one variable). An explicit \cdot keeps it a
+# product. SymPy prints a real application with braces (``f{\left(x \right)}``), left alone.
+_READS_AS_APPLICATION = re.compile(r"(?<![\\A-Za-z])([fghFGyuv]) \\left\(")
+
 
 def to_latex(expr: sp.Basic) -> str:
     """The LaTeX of one planner state."""
@@ -77,4 +84,4 @@ def to_latex(expr: sp.Basic) -> str:
         return r"\top"
     if expr is sp.false:
         return r"\bot"
-    return _PRINTER.doprint(expr)
+    return _READS_AS_APPLICATION.sub(r"\1 \\cdot \\left(", _PRINTER.doprint(expr))

@@ -1,0 +1,92 @@
+"""Trigonometric equations through their general solution: ``sin x = c`` → every solution as a
+family indexed by an integer k, then (on an interval) the members that lie in it.
+
+>>> x = sp.Symbol("x", real=True)
+>>> k = sp.Symbol("k", real=True)
+>>> target = sp.And(sp.Eq(x, sp.pi / 2 + k * sp.pi), sp.Contains(k, sp.S.Integers))
+>>> p = Problem(sp.Eq(sp.cos(x), 0), target, x)
+>>> [m.operation for m in periodic_moves(sp.Eq(sp.cos(x), 0), p)]
+['write the general solution of $\\\\cos{\\\\left(x \\\\right)} = 0$']
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from veristep.grounding.checks.periodic_family import family_of, members_within
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
+
+_TRIG = (sp.sin, sp.cos, sp.tan)
+
+
+def is_family(state: sp.Basic, x: sp.Symbol | None) -> bool:
+    return x is not None and family_of(state, x) is not None
+
+
+def periodic_moves(state: sp.Basic, p: Problem) -> list[Move]:
+    """The family moves at ``state``: pick the members inside its bounds, or write the general
+    solution when the target is a family. [] when neither applies."""
+    x = p.var
+    if x is None:
+        return []
+    fam = family_of(state, x)
+    if fam is not None:
+        pick = pick_members_move(state, x)
+        return [pick] if pick is not None else []
+    if p.target is not None and family_of(p.target, x) is not None:
+        move = general_solution_move(state, [], x, _index(p))
+        return [move] if move is not None else []
+    return []
+
+
+def _index(p: Problem) -> sp.Symbol:
+    named = [s for s in (p.target.free_symbols if p.target is not None else ()) if s.name == "k"]
+    return named[0] if named else sp.Symbol("k", real=True)
+
+
+def general_solution_move(
+    main: sp.Basic, bounds: list[sp.Basic], x: sp.Symbol, k: sp.Symbol
+) -> Move | None:
+    """``trig(x) = c`` → ``(x = f₁(k) ∨ …) ∧ k ∈ ℤ`` (∧ the bounds, kept as they were)."""
+    if not (isinstance(main, sp.Eq) and isinstance(main.lhs, _TRIG) and main.lhs.args[0] == x):
+        return None
+    if main.rhs.free_symbols:
+        return None
+    solutions = sp.solveset(main.lhs - main.rhs, x, sp.S.Reals)
+    pieces = solutions.args if isinstance(solutions, sp.Union) else (solutions,)
+    branches = []
+    for piece in pieces:
+        if not (isinstance(piece, sp.ImageSet) and piece.base_sets == (sp.S.Integers,)):
+            return None
+        (n,) = piece.lamda.variables
+        branches.append(piece.lamda.expr.subs(n, k))
+    if not branches:
+        return None
+    family = sp.Or(*[sp.Eq(x, b) for b in branches])
+    new = sp.And(family, sp.Contains(k, sp.S.Integers), *bounds)
+    period = "\\pi" if isinstance(main.lhs, sp.tan) else "2\\pi"
+    integers = math(bare_tex(k) + r" \in \mathbb{Z}")
+    why = (
+        f"{tex(main.lhs)} repeats every ${period}$: all its solutions, "
+        f"one family per solution in a period, with {integers}"
+    )
+    return Move(
+        "general-solution", f"write the general solution of {tex(main)}", why, "rewrite", new
+    )
+
+
+def pick_members_move(state: sp.Basic, x: sp.Symbol) -> Move | None:
+    """A family with bounds → the members inside them, listed."""
+    fam = family_of(state, x)
+    if fam is None or not fam.bounds:
+        return None
+    members = members_within(fam, x)
+    if members is None:
+        return None
+    ordered = sorted(set(members), key=float)
+    new = sp.Or(*[sp.Eq(x, v) for v in ordered]) if ordered else sp.false
+    where = ", ".join(math(bare_tex(b)) for b in sorted(fam.bounds, key=str))
+    listed = ", ".join(math(bare_tex(v)) for v in ordered) or "none"
+    why = f"the members with {where} are {listed}"
+    return Move("pick-members", f"keep the values of {tex(fam.index)} that satisfy the bounds",
+                why, "rewrite", new)  # fmt: skip
