@@ -1,7 +1,8 @@
 """The loop a CAS worker process runs: receive a pickled call, run it, send back a pickled outcome.
 
-Importing this module imports SymPy, on purpose: the forkserver preloads it once, so every worker
-forked from it starts warm instead of paying SymPy's ~1.3 s import again.
+The forkserver also preloads :mod:`veristep.core._cas_warmup` (SymPy and the grounding checks), so
+every worker forked from it starts warm instead of paying SymPy's ~1.3 s import again. This module
+itself stays light: the parent imports it too, and must not wait for SymPy to start its pool.
 
 Messages are ``pickle`` bytes over a ``multiprocessing`` pipe. Parent → worker: ``(fn, args,
 kwargs)``. Worker → parent: first ``("ready", pid)``, then one ``(status, value, error)`` per call,
@@ -21,8 +22,6 @@ import warnings
 from collections.abc import Iterable
 from multiprocessing.connection import Connection
 from typing import Any
-
-import sympy  # noqa: F401  (the warm-up this module exists for)
 
 _MAX_ERROR_CHARS = 2000
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>

@@ -23,6 +23,7 @@ qualify), and its arguments and result picklable (SymPy expressions are).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import contextvars
 import multiprocessing
 import pickle
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 Status = Literal["ok", "timeout", "memory", "error", "crashed"]
 
 _WORKER_MODULE = _cas_worker.__name__
+_WARMUP_MODULE = "veristep.core._cas_warmup"  # the forkserver's warm-up (see that module)
 _JOIN_S = 5.0  # a SIGKILLed process is reaped in milliseconds; this only bounds a pathology
 
 
@@ -319,7 +321,7 @@ def _context(start_method: str) -> Any:
     if start_method == "forkserver":
         # Takes effect only if the server is not running yet; otherwise workers import SymPy
         # themselves — slower, still correct.
-        ctx.set_forkserver_preload([_WORKER_MODULE])
+        ctx.set_forkserver_preload([_WORKER_MODULE, _WARMUP_MODULE])
     return ctx
 
 
@@ -399,6 +401,21 @@ def shared_pool(settings: Settings, lane: str = "shared") -> CasPool:
                 atexit.register(_close_shared)
             _SHARED[key] = pool
         return pool
+
+
+def start_shared_pool(settings: Settings) -> None:
+    """Create the shared pool in a background thread and return at once.
+
+    The forkserver imports SymPy (a second or more) while the caller imports its own copy and
+    parses, instead of one after the other. A pool that cannot start says so at the first call,
+    from the caller's thread, with the located message; here the failure is left for then.
+    """
+
+    def create() -> None:
+        with contextlib.suppress(Exception):
+            shared_pool(settings)
+
+    threading.Thread(target=create, name="veristep-cas-start", daemon=True).start()
 
 
 def run_cas(

@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.core.pool import start_shared_pool
+
+    start_shared_pool(settings)  # beside the imports, parsing and planning, not after them
     from veristep.propose.completion import derive
 
     export = _html_exporter() if args.html else None  # fail before the work, not after it
