@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veristep.formal.agents import Critic, Plan, Retriever, Strategist, Tactician
+from veristep.formal.agents.lm import model_deadline
 from veristep.formal.backends.base import Attempt, Backend, Theorem
 from veristep.formal.backends.coq import goals_key
 from veristep.formal.backends.coqtop import CoqCrashed
@@ -162,7 +163,8 @@ class ProofSearch:
             result.seconds = budget.spent
             return result
         try:
-            result = self._phase1(budget) or self._phase2(budget)
+            with model_deadline(budget.started + budget.seconds):
+                result = self._phase1(budget) or self._phase2(budget)
         except CoqCrashed as exc:
             result = self._result(None, None, f"backend failure: {exc}")
         result.coq_calls = self.backend.calls - calls_before
@@ -188,9 +190,13 @@ class ProofSearch:
         scripts = self.agents.tactician.whole_proofs(root, plan, lemmas, self.n)
         # The portfolio part is always checked in full (the monotonicity anchor); the rest only
         # while phase 1's share of the budget lasts.
+        tried = {a.text for a in self.attempts}
         for script in scripts:
+            if script in tried:
+                continue  # the offline pass already checked it: same script, same verdict
             if script not in PORTFOLIO and budget.left <= stop:
                 break
+            tried.add(script)
             attempt = self.backend.check_batch(self.theorem, [script])[0]
             self.attempts.append(attempt)
             if attempt.complete:

@@ -113,7 +113,17 @@ def make_lm(
 
     import dspy
 
+    _quiet_library_logs()
     return dspy.LM(f"{provider}/{name}", **options)
+
+
+def _quiet_library_logs() -> None:
+    # DSPy and LiteLLM log warnings (a truncated reply, a retry) straight to stderr, where the
+    # CLI's contract is one located line; what they report reaches the user in the run's note.
+    import logging
+
+    for name in ("dspy", "LiteLLM", "litellm", "httpx"):
+        logging.getLogger(name).setLevel(logging.ERROR)
 
 
 def split_model(model: str) -> tuple[str, str]:
