@@ -42,10 +42,17 @@ if [ -z "$python" ]; then echo "setup: Python >= 3.11 is required" >&2; exit 1; 
 if [ ! -x .venv/bin/python ]; then "$python" -m venv .venv; fi
 
 extras="llm,web"
-if [ "$dev" = 1 ]; then extras="llm,web,ray,dev"; fi
+if [ "$dev" = 1 ]; then extras="llm,web,ray,dev,llm-local"; fi
 stamp=".venv/.veristep-installed-$extras-$(sha1sum pyproject.toml | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing veristep[$extras] into .venv"
+  if [ "$dev" = 1 ] && ! .venv/bin/python -c "import llama_cpp" 2>/dev/null; then
+    # llama-cpp-python ships as source: the first install compiles llama.cpp (about 7 minutes on
+    # two idle cores, without the parts veristep does not use); pip caches the wheel it builds.
+    echo "setup: llama-cpp-python is compiled from source the first time (several minutes)"
+    export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_CURL=OFF}"
+    export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
+  fi
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[$extras]"
   touch "$stamp"

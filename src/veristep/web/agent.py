@@ -156,10 +156,16 @@ def chat(message: str, tool: ProofAnimationTool, lm: Any) -> dict[str, Any]:
     """Run the agent on one message; the verified result is taken from the tool, not the model."""
     import dspy
 
+    from veristep.llm.usage import UsageLog
+
     agent = react_agent(tool)
     model_error = None
+    usage = UsageLog()
+    # One request per agent turn: DSPy's JSON fallback would ask again after every unreadable
+    # reply, doubling a small local model's time for an answer that is rarely better.
+    adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)
     try:
-        with dspy.context(lm=lm):
+        with usage.watching(lm), dspy.context(lm=lm, adapter=adapter):
             answer = str(agent(request=message).answer)
     except Exception as exc:  # any failure on the model side is reported, never a 500
         # A reply DSPy cannot parse, a dead server, a refused request: the user gets one line
@@ -175,6 +181,7 @@ def chat(message: str, tool: ProofAnimationTool, lm: Any) -> dict[str, Any]:
         "result": result,
         "tool_calls": len(tool.results),
         "model_error": model_error,
+        "usage": usage.totals(),  # what the model cost, even when its reply was unusable
     }
 
 
