@@ -152,3 +152,31 @@ def test_ctrl_c_stops_alps_screen_saves_and_says_how_to_resume(tmp_path: Path) -
     exported = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
     assert "out.jsonl" in text and 0 < len(exported) < len(laws), text
     assert all(json.loads(line)["law"] in laws for line in exported)
+
+
+@pytest.mark.skipif(shutil.which("coqtop") is None, reason="coqtop (Debian: coq) missing")
+def test_coqtop_session_dies_with_a_killed_parent(tmp_path: Path) -> None:
+    """A proof search keeps coqtop open in its own session; kill -9 of the search's group must
+    take coqtop down too, also while it computes (then it does not notice its stdin close)."""
+    code = (
+        "import time\n"
+        "from veristep.formal.backends.coqtop import CoqtopSession\n"
+        "session = CoqtopSession(tactic_timeout_s=300)\n"
+        "session.start()\n"
+        "busy = b'Require Import NArith. '\n"
+        "busy += b'Eval vm_compute in (N.iter 100000000000%N (fun n => n) 0%N).\\n'\n"
+        "session._proc.stdin.write(busy)\n"  # minutes of work in constant memory
+        "session._proc.stdin.flush()\n"
+        "time.sleep(1)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                              start_new_session=True)  # fmt: skip
+    assert parent.stdout is not None and parent.stdout.readline().strip() == b"ready"
+    coqtop = _children(parent.pid)
+    assert coqtop, "coqtop did not start"
+    os.killpg(parent.pid, signal.SIGKILL)
+    parent.wait(timeout=30)
+    # well inside the 300 s its computation would take, and its tactic timeout
+    assert _gone(coqtop[0], group=False, within_s=5), "coqtop outlived its killed parent"

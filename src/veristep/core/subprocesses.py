@@ -84,7 +84,7 @@ def run_with_deadline(
         raise FileNotFoundError(f"program not found or not executable: {cmd[0]!r}")
 
     argv, child_env = _capped(list(cmd), memory_mb, env)
-    argv = _with_parent(argv)
+    argv = with_parent(argv)
     data = input.encode() if isinstance(input, str) else input
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -133,7 +133,7 @@ def _capped(
     return ["/bin/sh", "-c", _SHIM, *cmd], child_env
 
 
-def _with_parent(argv: list[str]) -> list[str]:
+def with_parent(argv: list[str]) -> list[str]:
     """Prefix ``setpriv --pdeathsig KILL`` when available: the program lives in its own session
     (so our timeout reaches its helpers), which also shields it from a kill of our group; the
     death signal makes it die with this process however this process ends."""

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from veristep.core.errors import BudgetExceeded
+from veristep.core.subprocesses import with_parent
 
 _PROMPT = re.compile(r"<prompt>(\S+) < (\d+) \|([^|]*)\| \d+ < </prompt>")
 # Only "Error:" makes an error: warnings carry the same "Toplevel input" location lines.
@@ -101,7 +102,11 @@ class CoqtopSession:
         """Start coqtop and load the header; raises ``CoqCrashed`` when the header fails."""
         self.close()
         self._proc = subprocess.Popen(
-            ["/bin/sh", "-c", _SHIM, self.coqtop, str(self.memory_mb * 1024), "-q", "-emacs"],
+            # dies with this process even when only the parent is killed (its own session
+            # shields it from a kill of our group)
+            with_parent(
+                ["/bin/sh", "-c", _SHIM, self.coqtop, str(self.memory_mb * 1024), "-q", "-emacs"]
+            ),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veristep.core.errors import BudgetExceeded, InputError
+from veristep.core.subprocesses import with_parent
 from veristep.formal.backends.base import Attempt, OpenGoal, StrictVerdict, Theorem
 from veristep.formal.signals import FailureKind, Signals, classify_error
 
@@ -78,7 +79,7 @@ class LeanRepl:
     def start(self) -> None:
         self.close()
         self._proc = subprocess.Popen(
-            self.command,
+            with_parent(list(self.command)),  # dies with this process, like every prover
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
