@@ -49,7 +49,7 @@ if [ ! -f "$stamp" ]; then
   if [ "$dev" = 1 ] && ! .venv/bin/python -c "import llama_cpp" 2>/dev/null; then
     # llama-cpp-python ships as source: the first install compiles llama.cpp (about 7 minutes on
     # two idle cores, without the parts veristep does not use); pip caches the wheel it builds.
-    echo "setup: llama-cpp-python is compiled from source the first time (several minutes)"
+    echo "setup: llama-cpp-python is built from source unless pip has its wheel cached (minutes)"
     export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_CURL=OFF}"
     export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
   fi
