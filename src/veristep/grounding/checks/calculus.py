@@ -10,7 +10,7 @@ the algebraic checks; ``\\frac{d}{dx}(x^2\\sin x)`` → ``x^2 \\frac{d}{dx}\\sin
 
 from __future__ import annotations
 
-from sympy import Basic, Integral, Product, Sum, Symbol, diff
+from sympy import Abs, Basic, Integral, Product, Sum, Symbol, diff, sign
 
 from veristep.core.tiers import Relation
 from veristep.grounding import cas
@@ -136,14 +136,37 @@ def _up_to_a_constant(
     if len(variables) != 1:
         return None
     var = variables.pop()
-    out = cas.run(zero_test, diff(evaluated[0] - evaluated[1], var), ctx=ctx)
+    derivative = diff(evaluated[0] - evaluated[1], var)
+    out = cas.run(zero_test, derivative, ctx=ctx)
     if out.ok and out.value[0] == "zero":
         return Decision.grounded(
             Relation.EQUIVALENT, "antiderivatives with the same derivative: equal up to a constant"
         )
+    if derivative.has(Abs, sign):
+        # ln|x| against SymPy's ln x: d/dx ln|x| = sign(x)/|x|, which no rewrite turns into 1/x
+        # at once; on x > 0 and on x < 0 separately each is an identity.
+        sides = cas.run(zero_on_each_side, derivative, var, ctx=ctx)
+        if sides.ok and sides.value:
+            return Decision.grounded(
+                Relation.EQUIVALENT,
+                f"antiderivatives with the same derivative for {var.name} > 0 and for "
+                f"{var.name} < 0: equal up to a constant on each interval",
+            )
     if out.ok and out.value[0] != "zero":
         return _derivatives_differ(evaluated, var, ctx)
     return None
+
+
+def zero_on_each_side(e: Basic, var: Symbol) -> bool:
+    """CAS task: ``e`` is identically zero for ``var`` > 0 and for ``var`` < 0.
+
+    >>> from sympy import Abs, Symbol, log
+    >>> x = Symbol("x", real=True)
+    >>> zero_on_each_side(diff(log(Abs(x)) - log(x), x), x)
+    True
+    """
+    t = Symbol("t_", positive=True)
+    return all(zero_test(e.subs(var, side))[0] == "zero" for side in (t, -t))
 
 
 def _derivatives_differ(evaluated: list[Basic], var: Symbol, ctx: Context) -> Decision | None:
