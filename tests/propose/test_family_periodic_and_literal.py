@@ -45,3 +45,13 @@ def test_clearing_a_denominator_whose_zero_fails_the_next_step_is_grounded():
     assert d.steps[0].operation == "multiply both sides by $x - 1$"
     assert d.steps[0].tier is Tier.GROUNDED and d.steps[0].relation.value == "equivalent"
     assert d.endpoint.reached
+
+
+def test_substitution_under_a_constant_factor_is_planned_and_ln_abs_is_grounded():
+    d = derive(r"\int \frac{2x}{x^2 + 1} \, dx", r"\ln(x^2 + 1) + C")
+    ops = [s.operation for s in d.steps]
+    assert ops[0] == "take the constant $2$ out of the integral"
+    assert ops[1].startswith("integrate by the substitution $u = x^{2} + 1$")
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+    d = derive(r"\int \left(\frac{1}{x} + e^{x}\right) dx", r"\ln|x| + e^{x} + C")
+    assert [s.tier for s in d.steps] == [Tier.GROUNDED, Tier.GROUNDED] and d.endpoint.reached

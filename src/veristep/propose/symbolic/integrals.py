@@ -132,8 +132,9 @@ def _one_indefinite(i: sp.Integral) -> Move | None:
         return None
     if f == 1 / x:
         F = sp.log(sp.Abs(x))
-    if _uses_substitution(rule):
-        u = rule.u_func
+    substitution = _substitution_rule(rule)
+    if substitution is not None:
+        u = substitution.u_func
         du = math("du = " + bare_tex(sp.diff(u, x)) + " dx")
         why = f"substitute {math('u = ' + bare_tex(u))}, {du}"
         return Move("substitution", f"integrate by the substitution {math('u = ' + bare_tex(u))}",
@@ -160,15 +161,20 @@ def _liate(f: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic] | None:
     return None
 
 
-def _uses_substitution(rule: object, depth: int = 0) -> bool:
+def _substitution_rule(rule: object, depth: int = 0) -> object | None:
+    """The substitution SymPy's integrator used (possibly under a constant factor), or None."""
     from sympy.integrals.manualintegrate import URule
 
     if isinstance(rule, URule):
-        return True
+        return rule
     if depth > 6:
-        return False
+        return None
     children = [getattr(rule, "substep", None), *(getattr(rule, "substeps", None) or [])]
-    return any(_uses_substitution(c, depth + 1) for c in children if c is not None)
+    for child in children:
+        found = _substitution_rule(child, depth + 1) if child is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def _with_constant(move: Move, p: Problem | None) -> Move:
