@@ -16,12 +16,20 @@ def test_isolated_sine_on_an_interval_goes_through_the_general_solution():
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
 
 
-def test_general_solution_is_rewritten_into_the_requested_period():
+def test_general_solution_reads_the_angle_off_first_and_merges_the_families():
     d = derive(r"\cos x = 0", r"x = \frac{\pi}{2} + k\pi \land k \in \mathbb{Z}")
-    assert d.steps[0].operation.startswith("write the general solution of")
-    assert r"\frac{3 \pi}{2}" in d.states[1].latex  # SymPy's two families of period 2π
+    angle = r"$\cos{\left(\frac{\pi}{2} \right)}$"
+    assert [s.operation for s in d.steps] == [
+        f"write $0$ as {angle}",
+        r"write the general solution of $\cos{\left(x \right)} = " + angle[1:],
+    ]  # SymPy's two families of period 2π are written as one of period π
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+    d = derive(
+        r"\sin x = \frac{1}{2}",
+        r"(x = \frac{\pi}{6} + 2k\pi \lor x = \frac{5\pi}{6} + 2k\pi) \land k \in \mathbb{Z}",
+    )
+    assert r"\sin{\left(\frac{\pi}{6} \right)}" in d.states[1].latex
     assert len(d.steps) == 2 and all(s.tier is Tier.GROUNDED for s in d.steps)
-    assert d.endpoint.reached
 
 
 def test_unknown_in_two_terms_is_factored_out_before_the_division():

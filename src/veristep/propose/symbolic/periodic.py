@@ -6,7 +6,9 @@ family indexed by an integer k, then (on an interval) the members that lie in it
 >>> target = sp.And(sp.Eq(x, sp.pi / 2 + k * sp.pi), sp.Contains(k, sp.S.Integers))
 >>> p = Problem(sp.Eq(sp.cos(x), 0), target, x)
 >>> [m.operation for m in periodic_moves(sp.Eq(sp.cos(x), 0), p)]
-['write the general solution of $\\\\cos{\\\\left(x \\\\right)} = 0$']
+['write $0$ as $\\\\cos{\\\\left(\\\\frac{\\\\pi}{2} \\\\right)}$']
+>>> [m.name for m in periodic_moves(sp.Eq(sp.cos(x), sp.cos(sp.pi / 2, evaluate=False)), p)]
+['general-solution']
 """
 
 from __future__ import annotations
@@ -34,9 +36,34 @@ def periodic_moves(state: sp.Basic, p: Problem) -> list[Move]:
         pick = pick_members_move(state, x)
         return [pick] if pick is not None else []
     if p.target is not None and family_of(p.target, x) is not None:
+        principal = principal_value_move(state, x)
+        if principal is not None:
+            return [principal]  # the angle first, as a teacher reads it off; then the families
         move = general_solution_move(state, [], x, _index(p))
         return [move] if move is not None else []
     return []
+
+
+_INVERSE = {sp.sin: sp.asin, sp.cos: sp.acos, sp.tan: sp.atan}
+
+
+def principal_value_move(state: sp.Basic, x: sp.Symbol) -> Move | None:
+    """``sin x = 1/2`` → ``sin x = sin(π/6)``: the value written as the function of a known angle
+    (left unevaluated), when that angle is a rational multiple of π."""
+    if not (isinstance(state, sp.Eq) and isinstance(state.lhs, _TRIG) and state.lhs.args[0] == x):
+        return None
+    c = state.rhs
+    if c.free_symbols or isinstance(c, _TRIG):
+        return None
+    func = type(state.lhs)
+    alpha = _INVERSE[func](c)
+    ratio = sp.nsimplify(alpha / sp.pi) if alpha.is_number else None
+    if ratio is None or not ratio.is_Rational or alpha.has(*_INVERSE.values()):
+        return None
+    new = sp.Eq(state.lhs, func(alpha, evaluate=False))
+    why = f"{tex(func(alpha, evaluate=False))} $= {bare_tex(c)}$: a known angle"
+    return Move("principal-value", f"write {tex(c)} as {tex(func(alpha, evaluate=False))}", why,
+                "rewrite", new)  # fmt: skip
 
 
 def _index(p: Problem) -> sp.Symbol:
@@ -62,6 +89,7 @@ def general_solution_move(
         branches.append(piece.lamda.expr.subs(n, k))
     if not branches:
         return None
+    branches = _merged(branches, k)
     family = sp.Or(*[sp.Eq(x, b) for b in branches])
     new = sp.And(family, sp.Contains(k, sp.S.Integers), *bounds)
     period = "\\pi" if isinstance(main.lhs, sp.tan) else "2\\pi"
@@ -73,6 +101,23 @@ def general_solution_move(
     return Move(
         "general-solution", f"write the general solution of {tex(main)}", why, "rewrite", new
     )
+
+
+def _merged(branches: list[sp.Basic], k: sp.Symbol) -> list[sp.Basic]:
+    """Two families of period P whose offsets are P/2 apart are one family of period P/2
+    (``π/2 + 2kπ`` and ``3π/2 + 2kπ`` are ``π/2 + kπ``), as a teacher writes it."""
+    if len(branches) != 2:
+        return branches
+    (a, b) = branches
+    period = a.diff(k)
+    if b.diff(k) != period or not period.is_number:
+        return branches
+    a0, b0 = a.subs(k, 0), b.subs(k, 0)
+    gap = sp.simplify((b0 - a0) / period)
+    if gap not in (sp.Rational(1, 2), sp.Rational(-1, 2)):
+        return branches
+    start = a0 if gap > 0 else b0
+    return [start + period / 2 * k]
 
 
 def pick_members_move(state: sp.Basic, x: sp.Symbol) -> Move | None:
