@@ -64,13 +64,23 @@ def point_difference(prev: Expr, nxt: Expr, var: Symbol) -> dict[str, str] | Non
     """The first candidate point where both sides are finite reals and provably differ."""
     from veristep.grounding.rewrite import is_nonzero_constant
 
+    kinks = _kinks(prev, var) | _kinks(nxt, var)
     for p in CANDIDATE_POINTS:
+        if any(k.subs(var, p) == 0 for k in kinks):
+            continue  # |·| or sign(·) switches there: a derivative read off there is no witness
         a, b = value_at(prev, var, p), value_at(nxt, var, p)
         if a is None or b is None:
             continue
         if is_nonzero_constant(a - b):
             return {var.name: sstr(p), "previous": sstr(a), "next": sstr(b)}
     return None
+
+
+def _kinks(e: Expr, var: Symbol) -> set[Expr]:
+    """Arguments of |·|, sign(·) and Heaviside(·) in ``e`` that depend on ``var``."""
+    from sympy import Abs, Heaviside, sign
+
+    return {f.args[0] for f in e.atoms(Abs, sign, Heaviside) if f.args[0].has(var)}
 
 
 def describe_point(w: dict[str, str], var: Symbol) -> str:
