@@ -103,6 +103,10 @@ def test_eval_command_refuses_without_a_model(tmp_path):
     )
     with pytest.raises(InputError, match="no model"):
         run_eval_command(args, Settings(data_dir=tmp_path))
+    laws.write_text("\n")  # a file with no law is an input error, not "0 laws evaluated"
+    args.model = "openai/stub-model"
+    with pytest.raises(InputError, match="no law to evaluate"):
+        run_eval_command(args, Settings(data_dir=tmp_path))
 
 
 def test_context_is_not_leaked():

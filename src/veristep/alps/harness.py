@@ -333,6 +333,8 @@ def run_eval_command(args, settings) -> int:
     if not args.laws.is_file():
         raise InputError(f"law file not found: {args.laws}")
     laws = [parse_law(t) for t in read_law_file(args.laws, args.limit)]
+    if not laws:
+        raise InputError(f"{args.laws}: no law to evaluate (one JSON object with 'law' per line)")
     lm = make_lm(model, settings, api_base=args.api_base, cache=False)
     ensure_selftest(settings.data_dir)  # raises: no evaluation on a judge that fails its controls
     timeout = args.timeout or settings.prover_timeout_s
