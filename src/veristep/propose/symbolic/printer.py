@@ -53,7 +53,10 @@ class _StatePrinter(LatexPrinter):
         return " \\lor ".join(self._grouped(arg, sp.And) for arg in _ordered_cases(expr))
 
     def _print_And(self, expr: sp.And) -> str:
-        return " \\land ".join(self._grouped(arg, sp.Or) for arg in expr.args)
+        # As a person writes a conjunction: the equations, then "k ∈ ℤ", then the bounds.
+        rank = {sp.Eq: 0, sp.Or: 0, sp.Contains: 1}
+        args = sorted(expr.args, key=lambda a: rank.get(type(a), 2))
+        return " \\land ".join(self._grouped(arg, sp.Or) for arg in args)
 
     def _grouped(self, arg: sp.Basic, inner: type) -> str:
         # ∧ and ∨ mixed: brackets make the grouping explicit.
