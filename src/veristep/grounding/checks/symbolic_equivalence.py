@@ -129,7 +129,13 @@ def _branches(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     # connectives would pair atoms across different conjunctions ((x=2 ∧ y=5) ∨ (x=4 ∧ y=7) is
     # not (x=2 ∧ y=7) ∨ (x=4 ∧ y=5)). Nested forms are compared as logic by later checks.
     a, b = list(prev.args), list(nxt.args)
-    if len(a) != len(b) or len(a) > _MAX_BRANCHES or {kind(s) for s in a + b} - {"eq", "ne"}:
+    # A condition written unchanged on both sides (r > 0 beside A = πr² → r² = A/π) pairs with
+    # itself; the other atoms must be equations or ≠, matched by proportional residuals.
+    kept = set(a) & set(b)
+    a, b = [s for s in a if s not in kept], [s for s in b if s not in kept]
+    if not a or len(a) != len(b) or len(a) > _MAX_BRANCHES:
+        return None
+    if {kind(s) for s in a + b} - {"eq", "ne"}:
         return None
     pa = tuple(residual(s) for s in a)
     pb = tuple(residual(s) for s in b)
