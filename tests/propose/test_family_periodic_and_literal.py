@@ -63,3 +63,13 @@ def test_substitution_under_a_constant_factor_is_planned_and_ln_abs_is_grounded(
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
     d = derive(r"\int \left(\frac{1}{x} + e^{x}\right) dx", r"\ln|x| + e^{x} + C")
     assert [s.tier for s in d.steps] == [Tier.GROUNDED, Tier.GROUNDED] and d.endpoint.reached
+
+
+def test_a_sign_condition_picks_the_positive_root_of_a_formula():
+    d = derive(r"E = \frac{1}{2}mv^2 \land v > 0", r"v = \sqrt{\frac{2E}{m}}")
+    ops = [s.operation for s in d.steps]
+    assert ops == ["swap the two sides", r"divide both sides by $\frac{m}{2}$",
+                   "take the positive square root"]  # fmt: skip
+    assert "assumes m ≠ 0" in d.steps[1].reason  # dividing by the parameter, said
+    assert d.steps[2].relation.value == "widens" and "v = 0" in d.steps[2].reason
+    assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached

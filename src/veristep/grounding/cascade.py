@@ -34,6 +34,7 @@ from veristep.grounding.checks.periodic_family import periodic_family
 from veristep.grounding.checks.propositional import propositional
 from veristep.grounding.checks.region import region
 from veristep.grounding.checks.scaled_residual import scaled_residual
+from veristep.grounding.checks.signed_root import signed_root
 from veristep.grounding.checks.solution_set import solution_set
 from veristep.grounding.checks.structural import structural
 from veristep.grounding.checks.symbolic_equivalence import symbolic_equivalence
@@ -53,6 +54,7 @@ CHECKS: tuple[Check, ...] = (
     branch_pair,
     scaled_residual,
     cleared_denominator,
+    signed_root,
     system,
     region,
     parametric,

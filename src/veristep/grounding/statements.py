@@ -120,7 +120,16 @@ def unknown(prev: Basic, nxt: Basic) -> Symbol | None:
     by_name = {v.name: v for v in syms}
     if "x" in by_name:
         return by_name["x"]
-    return syms[0] if len(syms) == 1 else None
+    if len(syms) == 1:
+        return syms[0]
+    # A sign condition written on one symbol (v > 0 beside E = mv²/2) marks it as the unknown.
+    bounded = {
+        a.free_symbols.pop()
+        for s in (prev, nxt)
+        for a in atoms_of(s)
+        if isinstance(a, (Gt, Ge, Lt, Le)) and len(a.free_symbols) == 1
+    }
+    return bounded.pop() if len(bounded) == 1 else None
 
 
 def domain_factors(s: Basic) -> frozenset[Expr]:

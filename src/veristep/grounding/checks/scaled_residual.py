@@ -33,10 +33,14 @@ from veristep.grounding.statements import (
 )
 
 
-def scaled_residual(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+def scaled_residual(
+    prev: Basic, nxt: Basic, ctx: Context, var: Symbol | None = None
+) -> Decision | None:
+    """``var``: the unknown when the caller knows it better than the two equations show (a
+    condition ``v > 0`` written beside them names it)."""
     if not (kind(prev) == kind(nxt) == "eq"):
         return None
-    var = unknown(prev, nxt)
+    var = var or unknown(prev, nxt)
     if var is None:
         return None
     out = cas.run(scale_factor, residual(prev), residual(nxt), var, ctx=ctx)

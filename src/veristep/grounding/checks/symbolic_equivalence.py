@@ -45,6 +45,11 @@ def symbolic_equivalence(prev: Basic, nxt: Basic, ctx: Context) -> Decision | No
     kp, kn = kind(prev), kind(nxt)
     if kp == kn == "expr":
         return _expressions(prev, nxt, ctx)
+    if kp == kn == "and":
+        # scaled_residual weighs the domains itself (dividing by a parameter adds one)
+        scaled = _one_equation_scaled(prev, nxt, ctx)
+        if scaled is not None:
+            return scaled
     if domain_factors(prev) != domain_factors(nxt):
         return None
     if kp == kn and kp in ("eq", "ne"):
@@ -146,6 +151,27 @@ def _branches(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
         return Decision.grounded(
             Relation.EQUIVALENT, "each branch is equivalent to one branch before"
         )
+    return None
+
+
+def _one_equation_scaled(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    # Beside conditions written unchanged, the one equation that changed was scaled: dividing by
+    # a parameter (a/2 in ax²/2 = 3 → x² = 6/a) is valid wherever it is nonzero, and so is the
+    # conjunction. Only that and plain equivalence carry over through the unchanged conjuncts.
+    from veristep.grounding.checks.scaled_residual import scaled_residual
+
+    kept = set(prev.args) & set(nxt.args)
+    a = [s for s in prev.args if s not in kept]
+    b = [s for s in nxt.args if s not in kept]
+    if not kept or len(a) != 1 or len(b) != 1 or not kind(a[0]) == kind(b[0]) == "eq":
+        return None
+    bound = {v for s in kept for v in s.free_symbols}  # v > 0 beside mv²/2 = E names v
+    var = next(iter(bound)) if len(bound) == 1 else None
+    decision = scaled_residual(a[0], b[0], ctx, var)
+    if decision is None:
+        return None
+    if decision.relation is Relation.EQUIVALENT or decision.assumption is not None:
+        return decision
     return None
 
 

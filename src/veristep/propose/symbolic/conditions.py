@@ -18,7 +18,7 @@ from collections.abc import Callable
 import sympy as sp
 
 from veristep.propose.symbolic.goals import solved_values
-from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
 from veristep.propose.symbolic.periodic import general_solution_move
 from veristep.propose.symbolic.printer import to_latex
 
@@ -28,13 +28,57 @@ _TRIG = (sp.sin, sp.cos, sp.tan)
 
 def split(state: sp.Basic, x: sp.Symbol | None) -> tuple[sp.Basic, list[sp.Basic]] | None:
     """(equation, conditions) for ``equation ∧ conditions`` in the one unknown x, else None."""
-    if x is None or not isinstance(state, sp.And) or state.free_symbols != {x}:
+    if x is None or not isinstance(state, sp.And) or x not in state.free_symbols:
         return None
     mains = [a for a in state.args if _is_equation(a)]
     conds = [a for a in state.args if a not in mains]
     if len(mains) != 1 or not conds or not all(isinstance(c, sp.Rel) for c in conds):
         return None
+    if any(c.free_symbols != {x} for c in conds):
+        return None  # the conditions bound the unknown; the equation may carry parameters
+    if state.free_symbols != {x} and not _sign_condition(conds, x):
+        return None  # with parameters, only a sign condition (r > 0) is carried along here
     return mains[0], conds
+
+
+def _sign_condition(conds: list[sp.Basic], x: sp.Symbol) -> bool:
+    """The conditions are exactly ``x > 0`` or ``x ≥ 0``."""
+    if len(conds) != 1:
+        return False
+    cond = conds[0]
+    return isinstance(cond, (sp.Gt, sp.Ge)) and cond.lhs == x and cond.rhs == 0
+
+
+def _positive_root_move(main: sp.Basic, conds: list[sp.Basic], x: sp.Symbol) -> Move | None:
+    """``r² = c ∧ r > 0`` → ``r = √c``: the condition picks the root (c free of r)."""
+    if not (isinstance(main, sp.Eq) and main.lhs == x**2 and _sign_condition(conds, x)):
+        return None
+    c, cond = main.rhs, conds[0]
+    if c.has(x):
+        return None
+    roots = math("\\pm\\sqrt{" + bare_tex(c) + "}")
+    why = f"of the two roots {roots} only the positive one satisfies {math(bare_tex(cond))}"
+    new = sp.Eq(x, sp.sqrt(c))
+    return Move("positive-root", "take the positive square root", why, "solve", new)
+
+
+def _isolate_square_move(main: sp.Basic, conds: list[sp.Basic], x: sp.Symbol) -> Move | None:
+    """Toward ``x² = c`` under a sign condition: ``A = πr²`` → ``πr² = A`` → ``r² = A/π``."""
+    if not (isinstance(main, sp.Eq) and _sign_condition(conds, x)):
+        return None
+    lhs, rhs = main.lhs, main.rhs
+    if not lhs.has(x) and rhs.has(x):
+        new = sp.And(sp.Eq(rhs, lhs), *conds)
+        return Move("swap", "swap the two sides", "equality is symmetric", "rewrite", new)
+    k = sp.simplify(lhs / x**2)
+    if rhs.has(x) or k.has(x) or k in (0, 1):
+        return None
+    new = sp.And(sp.Eq(x**2, sp.expand(rhs / k)), *conds)
+    why = "the coefficient is non-zero"
+    if k.free_symbols:  # a parameter: the step holds where it is nonzero, and says so
+        why += " (assuming " + math(bare_tex(k) + " \\ne 0") + ")"
+    kind = "solve" if k.free_symbols else "rewrite"
+    return Move("divide", f"divide both sides by {tex(k)}", why, kind, new)
 
 
 def _is_equation(s: sp.Basic) -> bool:
@@ -48,6 +92,9 @@ def condition_moves(state: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
     if found is None:
         return []
     main, conds = found
+    root = _positive_root_move(main, conds, p.var) or _isolate_square_move(main, conds, p.var)
+    if root is not None:
+        return [root]
     values = solved_values(main, p.var)
     if values is not None:
         return _filter(values, conds, p.var)
