@@ -47,7 +47,7 @@ from sympy import (
 )
 from sympy.core.relational import Relational
 
-from veristep.core.tiers import Relation
+from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.solving import holds, real_solution_set
@@ -127,6 +127,9 @@ def _decision(result: tuple[str, Any], x: Symbol) -> Decision | None:
     if tag == "new":
         reason = f"{x} = {show([value])} is admitted but does not solve the previous step"
         return Decision.refuted(reason, [value])
+    if tag == "widens":
+        reason = f"admits {x} = {show([value])}, which does not solve the previous step"
+        return Decision(Relation.WIDENS, Tier.GROUNDED, reason, [value])
     if tag == "lost":
         return Decision.grounded(
             Relation.NARROWS, f"loses {x} = {show([value])}, which solves the previous step"
@@ -135,7 +138,7 @@ def _decision(result: tuple[str, Any], x: Symbol) -> Decision | None:
 
 
 def relate_family(prev: Basic, nxt: Basic, x: Symbol) -> tuple[str, Any] | None:
-    """CAS task: ('equivalent', reason) | ('new', value) | ('lost', value), or None."""
+    """CAS task: ('equivalent', reason) | ('new' | 'widens' | 'lost', value), or None."""
     fp, fn = family_of(prev, x), family_of(nxt, x)
     if fp is not None and fn is not None:
         if fp.bounds or fn.bounds:
@@ -194,29 +197,50 @@ def _integer_twin(fam: Family) -> Symbol:
     return Symbol(fam.index.name, integer=True)
 
 
+def _classify(added: Expr | None, lost: Expr | None, same: str) -> tuple[str, Any]:
+    """Both a value added and one lost: refuted; one of them: widens or narrows; neither: equal."""
+    if added is not None and lost is not None:
+        return ("new", added)
+    if added is not None:
+        return ("widens", added)
+    if lost is not None:
+        return ("lost", lost)
+    return ("equivalent", same)
+
+
 def _general_solution(eq: Basic, fam: Family, x: Symbol) -> tuple[str, Any] | None:
-    n = _integer_twin(fam)
-    for f in fam.branches:
-        member = f.subs(fam.index, n)
-        value = simplify(eq.subs(x, member))
-        if value is S.true:
-            continue
-        for j in (0, 1, -1, 2, -2):  # find a concrete member that fails, or stay undecided
-            v = f.subs(fam.index, j)
-            if all(holds(b, x, v) is True for b in fam.bounds) and holds(eq, x, v) is False:
-                return ("new", v)
-        return None
     if any(v.has(zoo, nan) for v in fam.branches):
         return None
-    solutions = real_solution_set(eq, x)
-    for piece in _pieces(solutions):
+    added = _failing_member(eq, fam, x)
+    if added is False:
+        return None  # a member that may fail, and none found that does: undecided
+    lost = None
+    for piece in _pieces(real_solution_set(eq, x)):
         inside = _piece_contained(piece, fam)
         if inside is None:
             return None
         if not inside:
             lost = _first_outside(piece, fam, eq, x)
-            return ("lost", lost) if lost is not None else None
-    return ("equivalent", "every member solves the equation and every solution is a member")
+            if lost is None:
+                return None
+            break
+    same = "every member solves the equation and every solution is a member"
+    return _classify(added, lost, same)
+
+
+def _failing_member(eq: Basic, fam: Family, x: Symbol) -> Expr | bool | None:
+    """None when every member provably solves ``eq`` (substituted with k an integer symbol); a
+    member inside the bounds that does not solve it; False when neither could be shown."""
+    n = _integer_twin(fam)
+    for f in fam.branches:
+        if simplify(eq.subs(x, f.subs(fam.index, n))) is S.true:
+            continue
+        for j in (0, 1, -1, 2, -2):
+            v = f.subs(fam.index, j)
+            if all(holds(b, x, v) is True for b in fam.bounds) and holds(eq, x, v) is False:
+                return v
+        return False
+    return None
 
 
 def _first_outside(piece: Basic, fam: Family, eq: Basic, x: Symbol) -> Expr | None:
@@ -242,11 +266,8 @@ def same_families(a: Family, b: Family) -> tuple[str, Any] | None:
         return None
     lost = [v for v in one if not any(simplify(v - w) == 0 for w in other)]
     new = [w for w in other if not any(simplify(w - v) == 0 for v in one)]
-    if new:
-        return ("new", new[0])
-    if lost:
-        return ("lost", lost[0])
-    return ("equivalent", f"the two families have the same members in each period {period}")
+    same = f"the two families have the same members in each period {period}"
+    return _classify(new[0] if new else None, lost[0] if lost else None, same)
 
 
 def _residues(fam: Family, period: Expr) -> list[Expr] | None:
@@ -273,14 +294,14 @@ def _members_in_bounds(fam: Family, nxt: Basic, x: Symbol) -> tuple[str, Any] | 
         return None
     extra = [w for w in written if not any(simplify(w - v) == 0 for v in inside)]
     missing = [v for v in inside if not any(simplify(w - v) == 0 for w in written)]
+    added = None
     if extra:
         w = extra[0]
-        if _member_of(w, fam) is False or not all(holds(b, x, w) is True for b in fam.bounds):
-            return ("new", w)
-        return None
-    if missing:
-        return ("lost", missing[0])
-    return ("equivalent", "exactly the members of the family within the bounds")
+        if not (_member_of(w, fam) is False or not all(holds(b, x, w) is True for b in fam.bounds)):
+            return None  # not shown to lie outside the family: undecided
+        added = w
+    same = "exactly the members of the family within the bounds"
+    return _classify(added, missing[0] if missing else None, same)
 
 
 def members_within(fam: Family, x: Symbol) -> list[Expr] | None:
