@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from veristep.core.subprocesses import process_group_gone
+
 # Small budgets: a step gets 2 s, one CAS call 1 s, a proposer attempt 3 s, a prover call 2 s.
 BUDGET_ENV = {
     "VERISTEP_STEP_TIMEOUT": "2",
@@ -405,14 +407,7 @@ def run_isolated(argv: list[str], tmp: Path, stdin: bytes = b"") -> tuple[int, s
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, 9)
         pytest.fail(f"veristep {' '.join(argv)[:120]!r} hung")
-    end = time.monotonic() + 15
-    while time.monotonic() < end:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.2)
-    else:
+    if not process_group_gone(proc.pid):
         pytest.fail(f"veristep {' '.join(argv)[:120]!r} left a process behind")
     return proc.returncode, out.decode("utf-8"), err.decode("utf-8", "replace")
 

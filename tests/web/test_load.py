@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from veristep.core.subprocesses import process_group_gone
+
 SLOW = [  # heavy expansions: each step spends seconds in the CAS workers
     [f"x = (a+b+c+d+{k})^{{30}}" for k in range(1, 7)],
     [f"y = (p+q+r+s+{k})^{{28}} - (p+q+r+s)^{{28}}" for k in range(1, 7)],
@@ -170,14 +172,7 @@ def _sigterm_while_busy(proc: subprocess.Popen[bytes], base: str) -> None:
     took = time.monotonic() - start
     print(f"\nserve exited {took:.2f} s after SIGTERM (code {proc.returncode})")
     assert took < HANG_S
-    end = time.monotonic() + 15
-    while time.monotonic() < end:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.2)
-    else:
+    if not process_group_gone(proc.pid):
         left = subprocess.run(["ps", "-o", "pid,etime,args", "-g", str(proc.pid)],
                               capture_output=True, text=True).stdout  # fmt: skip
         pytest.fail(f"a process of the server outlived it:\n{left}")

@@ -133,6 +133,19 @@ def _capped(
     return ["/bin/sh", "-c", _SHIM, *cmd], child_env
 
 
+def process_group_gone(pgid: int, within_s: float = 15.0) -> bool:
+    """Poll until no process of group ``pgid`` exists (a kill confirmed), at most ``within_s``."""
+    end = time.monotonic() + within_s
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.2)
+
+
 def with_parent(argv: list[str]) -> list[str]:
     """Prefix ``setpriv --pdeathsig KILL`` when available: the program lives in its own session
     (so our timeout reaches its helpers), which also shields it from a kill of our group; the

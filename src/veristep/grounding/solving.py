@@ -35,7 +35,7 @@ from sympy import (
 )
 from sympy.logic.boolalg import BooleanFalse, BooleanTrue
 
-from veristep.grounding.statements import RELATIONS
+from veristep.grounding.statements import RELATIONS, truth_value
 
 
 def real_solution_set(s: Basic, var: Symbol) -> Set:
@@ -109,25 +109,17 @@ def holds(s: Basic, var: Symbol, value: Any) -> bool | None:
         member = s.contains(sympify(value))
         return bool(member) if isinstance(member, (BooleanTrue, BooleanFalse)) else None
     value = sympify(value)
-    verdicts = [_truth(c.subs(var, value)) for c in conditions(s) if c.has(var)]
+    verdicts = [truth_value(c.subs(var, value)) for c in conditions(s) if c.has(var)]
     if False in verdicts:
         return False
     if _undefined_at(s, var, value):
         return False
-    truth = _truth(s.subs(var, value))
+    truth = truth_value(s.subs(var, value))
     if truth is False:
         return False
     if None in verdicts:
         return None
     return truth
-
-
-def _truth(v: Basic) -> bool | None:
-    if isinstance(v, BooleanTrue):
-        return True
-    if isinstance(v, BooleanFalse):
-        return False
-    return None
 
 
 def _undefined_at(s: Basic, var: Symbol, value: Basic) -> bool:

@@ -42,7 +42,7 @@ from sympy import (
     factor_terms,
     log,
 )
-from sympy.logic.boolalg import BooleanAtom
+from sympy.logic.boolalg import BooleanAtom, BooleanFalse, BooleanTrue
 
 RELATIONS = (Eq, Ne, Lt, Le, Gt, Ge)
 CALCULUS = (Derivative, Integral, Limit, Sum, Product)  # unevaluated constructs
@@ -89,6 +89,15 @@ def positive_form(rel: Basic) -> tuple[Expr, bool]:
 
 def disjuncts(s: Basic) -> list[Basic]:
     return list(s.args) if isinstance(s, Or) else [s]
+
+
+def truth_value(value: Basic) -> bool | None:
+    """True or False for SymPy's evaluated truth values, None for anything left unevaluated."""
+    if isinstance(value, BooleanTrue):
+        return True
+    if isinstance(value, BooleanFalse):
+        return False
+    return None
 
 
 def atoms_of(s: Basic) -> list[Basic]:

@@ -20,11 +20,10 @@ from itertools import product
 from typing import Any
 
 from sympy import Basic, Rational, Symbol
-from sympy.logic.boolalg import BooleanFalse, BooleanTrue
 
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
-from veristep.grounding.statements import atoms_of, kind, symbols_of
+from veristep.grounding.statements import atoms_of, kind, symbols_of, truth_value
 
 _GRID = (0, 1, -1, 2, -2, Rational(1, 2), 3, -3, Rational(-1, 2), 5)
 
@@ -89,9 +88,4 @@ def _truth(s: Basic, point: dict[Symbol, Any]) -> bool | None:
             v = side.subs(point)
             if not v.is_number or v.is_real is not True or v.is_finite is not True:
                 return None
-    value = s.subs(point)
-    if isinstance(value, BooleanTrue):
-        return True
-    if isinstance(value, BooleanFalse):
-        return False
-    return None
+    return truth_value(s.subs(point))

@@ -25,7 +25,7 @@ from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import zero_test
-from veristep.grounding.statements import atoms_of, kind, symbols_of
+from veristep.grounding.statements import atoms_of, kind, symbols_of, truth_value
 
 _MAX_SOLUTIONS = 12
 _FILL = (S.Zero, S.One, S(2))
@@ -123,12 +123,7 @@ def _complete(sol: dict[Symbol, Expr], syms: tuple[Symbol, ...], s: Basic) -> di
 
 
 def _holds(s: Basic, point: dict[Symbol, Expr]) -> bool | None:
-    v = s.subs(point)
-    if isinstance(v, BooleanTrue):
-        return True
-    if isinstance(v, BooleanFalse):
-        return False
-    return None
+    return truth_value(s.subs(point))
 
 
 def _finite(sols: list[dict[Symbol, Expr]], syms: tuple[Symbol, ...]) -> bool:
