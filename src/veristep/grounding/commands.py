@@ -42,9 +42,6 @@ INLINE_CAS_S = 0.5
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from veristep.core.pool import start_shared_pool
-
-    start_shared_pool(settings)  # beside the imports and parsing, not after them
     positive = _names(args.positive)
     if settings.inline_cas_s == 0.0 and "VERISTEP_INLINE_CAS" not in os.environ:
         settings = settings.replace(inline_cas_s=INLINE_CAS_S)
