@@ -69,6 +69,23 @@ def test_screen_command_writes_jsonl_and_resumes(tmp_path, capsys):
     assert (tmp_path / "out.sqlite").exists()
 
 
+def test_ctrl_c_before_the_workers_start_still_says_how_to_resume(tmp_path, capsys, monkeypatch):
+    """An interrupt can land before the screening loop (a slow machine, a prover check): the
+    message must still name the database and say how to resume, never a bare 'interrupted'."""
+    import veristep.alps.screen as screen
+
+    def interrupted_early(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(screen, "screen_many", interrupted_early)
+    src = tmp_path / "in.jsonl"
+    src.write_text("x = y ◇ x\n")
+    assert main(["alps", "screen", str(src), "--out", str(tmp_path / "o.jsonl")]) == 130
+    err = capsys.readouterr().err
+    assert "resume" in err and "o.sqlite" in err and "o.jsonl" in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_generate_writes_order_six_candidates(tmp_path, capsys):
     seeds = tmp_path / "seeds.jsonl"
     seeds.write_text('{"law": "x = y ◇ (x ◇ (x ◇ (y ◇ (z ◇ z))))"}\n')

@@ -158,9 +158,15 @@ def _screen(args: argparse.Namespace, settings: Settings) -> int:
         counts = screen_many(
             laws, store, _budget(args, settings), args.prover, workers, not args.no_progress
         )
-    except Interrupted as exc:
+    except KeyboardInterrupt as exc:
         # What finished is in the store already; --out shows it too, so an interrupted
-        # sweep leaves a readable partial export next to the resumable database.
+        # sweep leaves a readable partial export next to the resumable database. An
+        # interrupt before the workers start (plain KeyboardInterrupt) says the same.
+        if not isinstance(exc, Interrupted):
+            exc = Interrupted(
+                f"{str(exc) or 'interrupted'}; {store.path} keeps every law screened so far: "
+                "run the same command to resume"
+            )
         store.export_jsonl(args.out)
         raise Interrupted(f"{exc}; the laws screened so far are in {args.out}") from None
     store.export_jsonl(args.out)
