@@ -4,10 +4,12 @@
         [--every K] [--out bench/results/workspace_distractors.json]
 
 Each pair is derived by the offline planner; every grounded or verified step becomes a next-step
-exercise, and every mistake-family candidate for it is graded by the grounding cascade. Reported:
-candidates refuted (the generator's raw rate, per family), candidates graded plausible/unchecked
-(held back: no witness to show), and candidates graded verified or better (correct moves that a
-family produced by accident: never offered). Offered distractors are refuted by construction.
+exercise, and every mistake-family candidate for it is graded by the grounding cascade. Reported,
+over all candidates (the generator's raw output, per family): refuted (✗, with a witness);
+losing a solution (🔹 narrows, the lost value named: DESIGN.md grades a lost root so, never ✗);
+decided wrong, the sum of the two; graded verified or better (a correct move a family produced by
+accident, never offered); undecided (never offered). Offered distractors are decided wrong by
+construction, which the run checks.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def main() -> int:
     pairs = pairs[:: args.every][: args.limit]
     by_family: dict[str, Counter[str]] = {}
     examples: list[dict[str, object]] = []
+    offered = Counter()
     steps = 0
     began = time.perf_counter()
     for n, pair in enumerate(pairs, 1):
@@ -48,7 +51,13 @@ def main() -> int:
             steps += 1
             for c in ex.choices:
                 if not c.correct:
-                    by_family.setdefault(c.family or "?", Counter())["refuted"] += 1
+                    grade = "refuted" if c.tier == "refuted" else "loses_a_solution"
+                    by_family.setdefault(c.family or "?", Counter())[grade] += 1
+                    offered[c.tier] += 1
+                    if grade != "refuted":
+                        examples.append({"state": ex.state, "family": c.family,
+                                         "latex": c.latex, "tier": c.tier,
+                                         "relation": "narrows"})  # fmt: skip
             for r in ex.rejected:
                 by_family.setdefault(r["family"], Counter())[r["tier"]] += 1
                 examples.append({"state": ex.state, **r})
@@ -59,22 +68,34 @@ def main() -> int:
         total.update(counts)
     n_all = sum(total.values())
     strong = total["verified"] + total["grounded"]
+    wrong = total["refuted"] + total["loses_a_solution"]
+
+    def rate(k: int, n: int) -> float | None:
+        return round(k / n, 4) if n else None
+
+    without_lost = Counter()
+    for family, counts in by_family.items():
+        if family != "lost_root":
+            without_lost.update(counts)
     summary = {
         "pairs": len(pairs),
         "exercises": steps,
         "candidates": n_all,
         "refuted": total["refuted"],
-        "refuted_rate": round(total["refuted"] / n_all, 4) if n_all else None,
+        "refuted_rate": rate(total["refuted"], n_all),
+        "refuted_rate_without_lost_root": rate(without_lost["refuted"], sum(without_lost.values())),
+        "loses_a_solution": total["loses_a_solution"],
+        "decided_wrong_rate": rate(wrong, n_all),
         "graded_verified_or_better": strong,
-        "held_back_undecided": n_all - total["refuted"] - strong,
-        "offered_refuted_rate": 1.0 if total["refuted"] else None,
+        "held_back_undecided": n_all - wrong - strong,
+        "offered": dict(offered),
         "by_family": {f: dict(c) for f, c in sorted(by_family.items())},
         "seconds": round(time.perf_counter() - began, 1),
-        "not_refuted_examples": examples[:30],
+        "not_offered_examples": examples,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
-    print(json.dumps({k: v for k, v in summary.items() if k != "not_refuted_examples"}, indent=2))
+    print(json.dumps({k: v for k, v in summary.items() if k != "not_offered_examples"}, indent=2))
     return 0
 
 

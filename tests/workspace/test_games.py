@@ -28,15 +28,19 @@ STEPS = [
 
 
 @pytest.mark.parametrize(("prev", "nxt"), STEPS)
-def test_every_offered_distractor_is_refuted_with_a_witness(prev: str, nxt: str) -> None:
-    ex = next_step_exercise(prev, nxt)
+def test_every_offered_distractor_is_decided_wrong_with_a_witness(prev: str, nxt: str) -> None:
+    ex = next_step_exercise(prev, nxt, distractors=10)
     wrong = [c for c in ex.choices if not c.correct]
     assert len(wrong) + len(ex.rejected) >= 1  # every step yields candidates
     assert sum(c.correct for c in ex.choices) == 1
     for c in wrong:
-        assert c.tier == "refuted" and c.witness is not None and c.family in FAMILIES
-    # Held-back candidates are exactly the ones the cascade did not refute.
-    assert all(r["tier"] != "refuted" for r in ex.rejected)
+        assert c.family in FAMILIES
+        # refuted with a value to substitute, or a lost solution named in the reason
+        assert (c.tier == "refuted" and c.witness is not None) or (
+            c.tier == "plausible" and "loses" in c.reason
+        ), c
+    # Held back: what the cascade graded verified or better, or could not decide.
+    assert all(r["tier"] != "refuted" and r["relation"] != "narrows" for r in ex.rejected)
 
 
 def test_the_steps_yield_refuted_distractors() -> None:
@@ -44,9 +48,19 @@ def test_the_steps_yield_refuted_distractors() -> None:
     assert len(offered) >= 4
 
 
-def test_a_lost_root_is_held_back_because_the_cascade_grades_it_plausible() -> None:
-    ex = next_step_exercise("(x-2)(x-3) = 0", r"x = 2 \lor x = 3")
-    assert {"family": "lost_root", "latex": "x = 2", "tier": "plausible"} in ex.rejected
+def test_a_lost_root_is_offered_as_incomplete_with_the_lost_value_named() -> None:
+    ex = next_step_exercise("(x-2)(x-3) = 0", r"x = 2 \lor x = 3", distractors=10)
+    (i,) = [k for k, c in enumerate(ex.choices) if c.family == "lost_root"]
+    assert ex.choices[i].latex == "x = 2" and ex.choices[i].tier == "plausible"
+    feedback = choose(ex, i)
+    assert feedback.outcome == "incomplete" and not feedback.counts
+    assert "loses 3" in feedback.reason, feedback.reason
+
+
+def test_refuted_distractors_come_before_incomplete_ones() -> None:
+    ex = next_step_exercise("(x-2)(x-3) = 0", r"x = 2 \lor x = 3", distractors=1)
+    (distractor,) = [c for c in ex.choices if not c.correct]
+    assert distractor.tier == "refuted" and distractor.witness
 
 
 def test_wrong_identity_family_applies_a_false_identity() -> None:

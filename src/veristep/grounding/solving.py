@@ -149,10 +149,36 @@ def _solve(s: Basic, var: Symbol) -> Set:
     if isinstance(s, Ne):
         return Complement(S.Reals, solveset(s.lhs - s.rhs, var, S.Reals))
     if isinstance(s, RELATIONS[0]):
-        return solveset(s.lhs - s.rhs, var, S.Reals)
+        found = solveset(s.lhs - s.rhs, var, S.Reals)
+        return _solve_combined_logs(s.lhs - s.rhs, var) or found
     if isinstance(s, RELATIONS):
         return solveset(s, var, S.Reals)
     raise ValueError(f"not a statement: {s}")
+
+
+def _solve_combined_logs(residual: Basic, var: Symbol) -> Set | None:
+    """Roots of a sum of logarithms that ``solveset`` leaves unsolved (log₃(x+1) + log₃(x−1) = 1):
+    the logarithms combined into one (log a + log b = log ab, c·log a = log aᶜ), which is an
+    identity wherever every logarithm of the equation as written is defined, so no root there is
+    lost. Roots it adds outside that domain are the caller's to drop: :func:`real_solution_set`
+    substitutes each value of a finite answer back into the statement as written.
+
+    >>> from sympy import log, symbols
+    >>> x = symbols("x", real=True)
+    >>> _solve_combined_logs(log(x + 1) / log(3) + log(x - 1) / log(3) - 1, x)
+    {-2, 2}
+    """
+    from sympy import ConditionSet, fraction, log, logcombine, together
+
+    if not residual.has(log):
+        return None
+    num, den = fraction(together(residual))
+    if den.has(var) or den.is_zero is not False:
+        return None
+    combined = solveset(logcombine(num.expand(), force=True), var, S.Reals)
+    if isinstance(combined, FiniteSet) and not isinstance(combined, ConditionSet):
+        return combined
+    return None
 
 
 def comparable(s: Set) -> bool:

@@ -6,9 +6,10 @@ types a state — graded by the cascade as *right* (the expected step), *right b
 (refuted, with its witness as feedback) or *undecided* (the cascade could not decide: never
 counted as right) — or picks among choices:
 the expected step and distractors from the mistake families (``mistakes``). A candidate becomes
-a distractor only when the cascade refutes it, so every distractor comes with the witness shown
-when it is chosen; a candidate graded verified or better is a correct move and is never offered
-as a wrong one.
+a distractor only when the cascade decides it is a wrong move: refuted (✗, its witness shown when
+it is chosen) or losing a solution in the unknown (🔹, "incomplete", the lost value named). A
+candidate graded verified or better is a correct move and is never offered as a wrong one, nor is
+one the cascade could not decide.
 """
 
 from __future__ import annotations
@@ -83,16 +84,31 @@ def next_step_exercise(
     ctx = Context(settings=settings)
     a, b = _parse(prev, settings), _parse(nxt, settings)
     exercise = Exercise(prev, nxt, operation, [Choice(nxt, True, tier="expected")])
+    wrong: list[Choice] = []
+    incomplete: list[Choice] = []
     for family, latex in _candidates(a, b, settings):
         verdict = _judge(a, latex, ctx)
-        if verdict.tier is Tier.REFUTED and len(exercise.choices) <= distractors:
-            exercise.choices.append(Choice(latex, False, family, "refuted", verdict.reason,
-                                           verdict.witness))  # fmt: skip
-        elif verdict.tier is not Tier.REFUTED:
+        choice = Choice(latex, False, family, verdict.tier.name_lower, verdict.reason,
+                        verdict.witness)  # fmt: skip
+        if verdict.tier is Tier.REFUTED:
+            wrong.append(choice)
+        elif _loses_a_solution(verdict):
+            incomplete.append(choice)
+        else:
             exercise.rejected.append({"family": family, "latex": latex,
-                                      "tier": verdict.tier.name_lower})  # fmt: skip
+                                      "tier": verdict.tier.name_lower,
+                                      "relation": verdict.relation.value})  # fmt: skip
+    # Refuted moves first: their witness is a value to substitute; a lost root's is the value
+    # that a correct step keeps.
+    exercise.choices += (wrong + incomplete)[:distractors]
     random.Random(seed).shuffle(exercise.choices)
     return exercise
+
+
+def _loses_a_solution(verdict: StepVerdict) -> bool:
+    """A move the cascade decided loses a solution in the unknown (🔹, the lost value named):
+    wrong as a next step, shown as incomplete — never a move that only assumes a ≠ 0."""
+    return verdict.relation is Relation.NARROWS and verdict.tier is Tier.PLAUSIBLE
 
 
 def exercises_from_derivation(
@@ -144,7 +160,8 @@ def choose(exercise: Exercise, index: int) -> Feedback:
     choice = exercise.choices[index]
     if choice.correct:
         return Feedback("right", "expected", "this is the derivation's next step")
-    return Feedback("wrong", choice.tier or "refuted", choice.reason, choice.witness)
+    outcome = "incomplete" if choice.tier == "plausible" else "wrong"
+    return Feedback(outcome, choice.tier or "refuted", choice.reason, choice.witness)
 
 
 @dataclass

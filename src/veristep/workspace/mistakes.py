@@ -60,19 +60,60 @@ def sign_error(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
                 if isinstance(made, sp.Or) and len(made.args) == len(nxt.args):
                     return [made]
         return []
+    if isinstance(nxt, sp.And):
+        return _sign_error_in_conjunction(prev, nxt)
+    return _sign_error_in_atom(nxt)
+
+
+def _sign_error_in_atom(nxt: sp.Basic) -> list[sp.Basic]:
     if type(nxt) in _FLIP:
         return [_FLIP[type(nxt)](nxt.lhs, nxt.rhs)]
-    # The constant of a sum changes sign (x − 3 → x + 3): inside a factor as much as outside.
-    for node in sp.preorder_traversal(nxt):
-        if isinstance(node, sp.Add):
-            const = next((t for t in node.args if t.is_Number and t != 0), None)
-            if const is not None:
-                return [_replace_once(nxt, node, node - 2 * const)]
+    # The constant of a sum changes sign (x − 3 → x + 3), inside a factor as much as outside,
+    # and wherever that sum occurs: a learner who miscopies x − 3 miscopies it every time.
+    site = _signed_constant(nxt)
+    if site is not None:
+        return [nxt.xreplace(site)]
     if isinstance(nxt, Relational):
         if nxt.rhs != 0:
             return [nxt.func(nxt.lhs, -nxt.rhs)]
-        return [nxt.func(-nxt.lhs, nxt.rhs)] if nxt.lhs.is_Add else []
+        if not nxt.lhs.is_Add:
+            return []
+        if isinstance(nxt, sp.Eq):
+            # −(x² − 3x) = 0 is the same equation; the slip is one term's sign (x² + 3x = 0).
+            last = nxt.lhs.args[-1]
+            return [sp.Eq(nxt.lhs - 2 * last, 0)]
+        return [nxt.func(-nxt.lhs, nxt.rhs)]
     return [-nxt] if isinstance(nxt, sp.Expr) and nxt != 0 else []
+
+
+def _signed_constant(tree: sp.Basic) -> dict[sp.Basic, sp.Basic] | None:
+    """{sum: the same sum with its number negated} for the first sum (pre-order) that has one."""
+    for node in sp.preorder_traversal(tree):
+        if isinstance(node, sp.Add):
+            const = next((t for t in node.args if t.is_Number and t != 0), None)
+            if const is not None:
+                return {node: node - 2 * const}
+    return None
+
+
+def _sign_error_in_conjunction(prev: sp.Basic, nxt: sp.And) -> list[sp.Basic]:
+    """The slip happens in what the step wrote, not in a condition copied from the previous
+    state (flipping x − 2 ≥ 0 there only widens or narrows the answer); equations first."""
+    kept = set(sp.And.make_args(prev))
+    fresh = sorted((c for c in nxt.args if c not in kept), key=lambda c: not isinstance(c, sp.Eq))
+    for conjunct in fresh:
+        site = _signed_constant(conjunct)
+        if site is None:
+            continue
+        made = nxt.xreplace({c: c.xreplace(site) for c in fresh})
+        if isinstance(made, sp.And) and len(made.args) == len(nxt.args):
+            return [made]
+    for conjunct in fresh:
+        for flipped in _sign_error_in_atom(conjunct):
+            made = nxt.xreplace({conjunct: flipped})
+            if isinstance(made, sp.And) and len(made.args) == len(nxt.args):
+                return [made]
+    return []
 
 
 def _replace_once(tree: sp.Basic, old: sp.Basic, new: sp.Basic) -> sp.Basic:

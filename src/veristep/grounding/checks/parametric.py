@@ -37,11 +37,11 @@ _MAX_ROOTS = 6
 def parametric(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     if not (_equations(prev) and _equations(nxt)) or len(symbols_of(prev, nxt)) < 2:
         return None
-    var = unknown(prev, nxt)
-    if var is None:
-        return None
     rp = tuple(residual(d) for d in disjuncts(prev))
     rn = tuple(residual(d) for d in disjuncts(nxt))
+    var = unknown(prev, nxt)
+    if var is None:
+        return _refuted_in_any_symbol(rp, rn, symbols_of(prev, nxt), ctx)
     out = cas.run(compare_roots, rp, rn, var, ctx=ctx)
     if not out.ok:
         return None
@@ -64,6 +64,23 @@ def parametric(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
             "which does not solve the previous step"
         )
         return Decision.refuted(reason, detail)
+    return None
+
+
+def _refuted_in_any_symbol(
+    rp: tuple[Expr, ...], rn: tuple[Expr, ...], syms: list[Symbol], ctx: Context
+) -> Decision | None:
+    """No single unknown (2l + 2w = P → 2w = 2l − P): solving for any one symbol may still
+    find a two-sided counter-example, a point of the next state that fails the previous and a
+    point of the previous that fails the next, which refutes the step whatever the unknown is.
+    Inclusions found this way mean nothing (they depend on the symbol chosen) and are dropped."""
+    for var in syms[:4]:
+        out = cas.run(compare_roots, rp, rn, var, ctx=ctx)
+        if out.ok and out.value[0] == "new":
+            detail = out.value[1]
+            where = ", ".join(f"{k} = {v}" for k, v in detail.items())
+            reason = f"at {where} the next step holds and the previous one does not"
+            return Decision.refuted(reason, detail)
     return None
 
 
@@ -144,7 +161,7 @@ def _counter_example(
         residues = [r.subs(subs).subs(var, v) for r in rp]
         if not all(is_nonzero_constant(e) for e in residues):
             continue
-        if lost is not None and not _fails_next(lost, rn, subs, var):
+        if lost is not None and not _fails_next(lost, rp, rn, subs, var):
             continue
         witness = {p.name: str(val) for p, val in subs.items()}
         witness[var.name] = str(v)
@@ -152,9 +169,16 @@ def _counter_example(
     return None
 
 
-def _fails_next(lost: list[Expr], rn: tuple[Expr, ...], subs: dict, var: Symbol) -> bool:
+def _fails_next(
+    lost: list[Expr], rp: tuple[Expr, ...], rn: tuple[Expr, ...], subs: dict, var: Symbol
+) -> bool:
+    """Some lost root is, at ``subs``, a real point that solves the previous state (checked
+    again here: ``solve`` may return a root where a denominator vanishes) and no next branch."""
     for root in lost:
         v = value_at(root.subs(subs), var, S.Zero)
-        if v is not None and all(is_nonzero_constant(r.subs(subs).subs(var, v)) for r in rn):
+        if v is None:
+            continue
+        solves_prev = any(r.subs(subs).subs(var, v).is_zero is True for r in rp)
+        if solves_prev and all(is_nonzero_constant(r.subs(subs).subs(var, v)) for r in rn):
             return True
     return False

@@ -118,4 +118,15 @@ def periodic(a: Any, b: Any, prev: Basic, nxt: Basic, var: Symbol) -> tuple[str,
         ]
         if added and all(holds(nxt, var, v) is True for v in a):
             return ("widens", added[:1], None)
+    if members(a) and members(b) and not (isinstance(a, FiniteSet) or isinstance(b, FiniteSet)):
+        # Two infinite families (sin x = 1/2 against sin x = −1/2): the sets are not compared,
+        # but a member of each side that fails the other refutes the step in both directions.
+        added = [
+            m for m in members(b) if holds(nxt, var, m) is True and holds(prev, var, m) is False
+        ]
+        lost = [
+            m for m in members(a) if holds(prev, var, m) is True and holds(nxt, var, m) is False
+        ]
+        if added and lost:
+            return ("new", added[:1], None)
     return ("undecided", None, None)

@@ -43,6 +43,10 @@ def system(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     if tag == "new":
         point = ", ".join(f"{k} = {v}" for k, v in detail.items())
         return Decision.refuted(f"{point} solves the next step but not the previous one", detail)
+    if tag == "empty":
+        point = ", ".join(f"{k} = {v}" for k, v in detail.items())
+        reason = f"the next step has no real solution, but {point} solves the previous one"
+        return Decision.refuted(reason, detail)
     if tag == "equal":
         return Decision(Relation.EQUIVALENT, tier, "the same real solutions of the system")
     if tag == "narrows":
@@ -57,7 +61,7 @@ def _equations(s: Basic) -> bool:
 
 
 def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[str, Any, bool]:
-    """CAS task: ('new'|'equal'|'narrows'|'widens'|'undecided', detail, all polynomial)."""
+    """CAS task: ('new'|'empty'|'equal'|'narrows'|'widens'|'undecided', detail, polynomial)."""
     eqs = [a.lhs - a.rhs for a in atoms_of(prev) + atoms_of(nxt) if kind(a) == "eq"]
     polynomial = all(e.is_polynomial(*syms) for e in eqs)
     sols_p, sols_n = _solutions(prev, syms), _solutions(nxt, syms)
@@ -74,6 +78,12 @@ def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[s
         return ("undecided", None, polynomial)
     if sols_p is None or not (_finite(sols_p, syms) and _finite(sols_n, syms)):
         return ("undecided", None, polynomial)
+    if polynomial and not sols_n:
+        # No real point solves the next (x² − 2x + 3 = 0): a false claim of "no solution"
+        # when the previous has one, as in one variable — refuted, with that solution.
+        real = [p for p in sols_p if _holds(prev, p) is True]
+        if real:
+            return ("empty", {k.name: str(v) for k, v in real[0].items()}, polynomial)
     extra = [s for s in sols_n if not any(_same(s, t, syms) for t in sols_p)]
     lost = [t for t in sols_p if not any(_same(t, s, syms) for s in sols_n)]
     if not extra and not lost:

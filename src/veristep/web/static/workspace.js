@@ -283,7 +283,7 @@
         tex(b, choice.latex);
         b.addEventListener("click", function () {
           if (choice.correct) { feedback("right", "this is the next step"); }
-          else { feedback("wrong", choice.reason); }
+          else { feedback(choice.tier === "plausible" ? "incomplete" : "wrong", choice.reason); }
         });
         li.appendChild(b);
         list.appendChild(li);
