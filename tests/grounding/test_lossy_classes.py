@@ -129,6 +129,11 @@ def assert_rule(d: Derivation, case: Case) -> None:
     elif case.rule == "widens":
         assert step.relation is Relation.WIDENS and step.tier <= Tier.VERIFIED, where
         assert "adds" in step.reason, where
+    elif case.rule == "refuted-empty":
+        assert step.tier is Tier.REFUTED and chain is Tier.REFUTED, where
+        start, last = oracle_form(case.prev), oracle_form(case.nxt)
+        point = {sp.Symbol(k, real=True): sp.sympify(v) for k, v in step.witness.items()}
+        assert true_at(start, point) and not true_at(last, point), f"{where}; witness {point}"
     elif case.rule == "not-refuted":
         assert step.tier is not Tier.REFUTED and chain is not Tier.REFUTED, where
     elif case.rule == "unchecked":
