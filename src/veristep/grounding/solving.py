@@ -168,7 +168,7 @@ def _solve_combined_logs(residual: Basic, var: Symbol) -> Set | None:
     >>> _solve_combined_logs(log(x + 1) / log(3) + log(x - 1) / log(3) - 1, x)
     {-2, 2}
     """
-    from sympy import ConditionSet, fraction, log, logcombine, together
+    from sympy import fraction, log, logcombine, together
 
     if not residual.has(log):
         return None
@@ -176,7 +176,7 @@ def _solve_combined_logs(residual: Basic, var: Symbol) -> Set | None:
     if den.has(var) or den.is_zero is not False:
         return None
     combined = solveset(logcombine(num.expand(), force=True), var, S.Reals)
-    if isinstance(combined, FiniteSet) and not isinstance(combined, ConditionSet):
+    if combined is S.EmptySet or isinstance(combined, FiniteSet):
         return combined
     return None
 

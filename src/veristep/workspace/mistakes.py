@@ -65,6 +65,24 @@ def sign_error(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
     return _sign_error_in_atom(nxt)
 
 
+def _integer_parameters(state: sp.Basic) -> set[sp.Symbol]:
+    """The k of a general solution (``x = πk + π/2 ∧ k ∈ ℤ``)."""
+    return {
+        c.args[0]
+        for c in sp.preorder_traversal(state)
+        if isinstance(c, sp.Contains) and c.args[1] == sp.S.Integers
+    }
+
+
+def _sign_error_in_family(atom: sp.Basic, ks: set[sp.Symbol]) -> list[sp.Basic]:
+    """x = 2πk + π/6 → x = 2πk − π/6: the offset's sign, since −(2πk) runs over the same
+    multiples as 2πk (negating the whole side is no error at all)."""
+    if not (isinstance(atom, sp.Eq) and atom.rhs.has(*ks)):
+        return []
+    offset = sp.Add(*[t for t in sp.Add.make_args(atom.rhs) if not t.has(*ks)])
+    return [sp.Eq(atom.lhs, atom.rhs - 2 * offset)] if offset != 0 else []
+
+
 def _sign_error_in_atom(nxt: sp.Basic) -> list[sp.Basic]:
     if type(nxt) in _FLIP:
         return [_FLIP[type(nxt)](nxt.lhs, nxt.rhs)]
@@ -101,6 +119,12 @@ def _sign_error_in_conjunction(prev: sp.Basic, nxt: sp.And) -> list[sp.Basic]:
     state (flipping x − 2 ≥ 0 there only widens or narrows the answer); equations first."""
     kept = set(sp.And.make_args(prev))
     fresh = sorted((c for c in nxt.args if c not in kept), key=lambda c: not isinstance(c, sp.Eq))
+    ks = _integer_parameters(nxt)
+    if ks:
+        for conjunct in fresh:
+            for flipped in _sign_error_in_family(conjunct, ks):
+                return [nxt.xreplace({conjunct: flipped})]
+        return []
     for conjunct in fresh:
         site = _signed_constant(conjunct)
         if site is None:
@@ -158,11 +182,16 @@ _FALSE_IDENTITIES: tuple[tuple[Callable[[sp.Basic], bool], Callable[[sp.Basic], 
 
 
 def wrong_identity(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
+    """The false identity applied where the learner works: the previous state, else what the
+    step wrote (never a condition only copied along, where it changes nothing that is asked)."""
     for source in (prev, nxt):
+        kept = set(sp.And.make_args(prev)) if source is nxt and isinstance(nxt, sp.And) else set()
+        parts = [c for c in sp.And.make_args(source) if c not in kept]
         for match, wrong in _FALSE_IDENTITIES:
-            for node in sp.preorder_traversal(source):
-                if match(node):
-                    return [source.xreplace({node: wrong(node)})]
+            for part in parts:
+                for node in sp.preorder_traversal(part):
+                    if match(node):
+                        return [source.xreplace({part: part.xreplace({node: wrong(node)})})]
     return []
 
 
@@ -210,6 +239,11 @@ FAMILIES: dict[str, Family] = {
 }
 
 
+def _not_real(state: sp.Basic) -> bool:
+    """ln(x − 1) = ln x + ln(−1) brings in iπ: no learner writes that, so it is no distractor."""
+    return state.has(sp.I, sp.zoo, sp.nan, sp.oo * sp.I)
+
+
 def candidates(prev: sp.Basic, nxt: sp.Basic) -> list[tuple[str, str]]:
     """(family, LaTeX) of every distinct candidate that differs from the correct next state."""
     from veristep.propose.symbolic.printer import to_latex
@@ -224,7 +258,7 @@ def candidates(prev: sp.Basic, nxt: sp.Basic) -> list[tuple[str, str]]:
             continue  # a family that does not fit this step offers nothing
         for state in made:
             key = sp.srepr(state)
-            if key in seen or state in (sp.true, sp.false):
+            if key in seen or state in (sp.true, sp.false) or _not_real(state):
                 continue
             seen.add(key)
             out.append((name, state_latex(state, to_latex)))

@@ -18,7 +18,7 @@ person can substitute and see the failure.
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import islice, product
 from typing import Any
 
 from sympy import Basic, Expr, S, Symbol, solve
@@ -32,6 +32,7 @@ from veristep.grounding.witness import show, value_at
 
 _PARAM_VALUES = (1, 2, 3, -1, 5, -2, 7)
 _MAX_ROOTS = 6
+_MAX_POINTS = 400
 
 
 def parametric(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
@@ -46,6 +47,11 @@ def parametric(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     if not out.ok:
         return None
     tag, detail = out.value
+    if tag == "undecided":
+        # y = mx + c → c = y: no root in x on one side, but a point that tells the two
+        # statements apart may still be found by solving for another symbol.
+        others = [v for v in symbols_of(prev, nxt) if v != var]
+        return _refuted_in_any_symbol(rp, rn, others, ctx)
     generic = "for generic values of the parameters"
     if tag == "equal":
         # Equal generic roots say nothing about special parameter values (a = 0, n even):
@@ -151,9 +157,13 @@ def _counter_example(
     next branch: the step neither follows nor widens there."""
     params = {p for e in (root, *rp, *rn, *(lost or ())) for p in e.free_symbols} - {var}
     params_sorted = sorted(params, key=str)
-    if len(params_sorted) > 3:  # 7^4 substitutions would outrun any step budget
+    if len(params_sorted) > 5:
         return None
-    for values in product(_PARAM_VALUES, repeat=len(params_sorted)):
+    # Seven values each for up to three parameters; four or five parameters (ax + b = cx + d)
+    # get four values each and at most _MAX_POINTS points, so the search fits a step's budget.
+    pool = _PARAM_VALUES if len(params_sorted) <= 3 else _PARAM_VALUES[:4]
+    points = product(pool, repeat=len(params_sorted))
+    for values in islice(points, _MAX_POINTS):
         subs = dict(zip(params_sorted, values, strict=True))
         v = value_at(root.subs(subs), var, S.Zero)
         if v is None:
