@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -64,6 +65,21 @@ def _screen_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, help="seconds per prover call (default: settings)")
     p.add_argument("--max-model-size", type=int, default=5, help="SAT model sizes 2..N")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--ray",
+        action="store_true",
+        help="run on Ray (pip install 'veristep[ray]'; RAY_ADDRESS joins a cluster)",
+    )
+
+
+def _backend(args: argparse.Namespace, settings: Settings):
+    """Ray when asked (``--ray`` or RAY_ADDRESS), else None: the local process pool."""
+    address = os.environ.get("RAY_ADDRESS")
+    if not (args.ray or address):
+        return None
+    from veristep.alps.sweep_ray import RayBackend
+
+    return RayBackend(address, args.workers or settings.pool_workers)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -128,17 +144,24 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
         make_prover(args.prover)
         store = _store(args, args.out)
     workers = args.workers or settings.pool_workers
-    yields = grow(
-        seeds,
-        args.orders,
-        args.out,
-        store,
-        _budget(args, settings),
-        args.prover,
-        workers,
-        args.screen_size,
-        not args.no_progress,
-    )
+    budget = _budget(args, settings)
+    backend = _backend(args, settings)
+    try:
+        yields = grow(
+            seeds,
+            args.orders,
+            args.out,
+            store,
+            budget,
+            args.prover,
+            workers,
+            args.screen_size,
+            not args.no_progress,
+            backend,
+        )
+    finally:
+        if backend is not None:
+            backend.close()
     for y in yields:
         print(json.dumps(y.to_json()))
     return 0
@@ -154,9 +177,11 @@ def _screen(args: argparse.Namespace, settings: Settings) -> int:
     store = _store(args, args.out)
     workers = args.workers or settings.pool_workers
     already = len(set(laws) & store.finished())
+    budget = _budget(args, settings)
+    backend = _backend(args, settings)
     try:
         counts = screen_many(
-            laws, store, _budget(args, settings), args.prover, workers, not args.no_progress
+            laws, store, budget, args.prover, workers, not args.no_progress, backend
         )
     except KeyboardInterrupt as exc:
         # What finished is in the store already; --out shows it too, so an interrupted
@@ -169,6 +194,9 @@ def _screen(args: argparse.Namespace, settings: Settings) -> int:
             )
         store.export_jsonl(args.out)
         raise Interrupted(f"{exc}; the laws screened so far are in {args.out}") from None
+    finally:
+        if backend is not None:
+            backend.close()
     store.export_jsonl(args.out)
     totals: dict[str, int] = {}
     for row in store.export():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from veristep.alps.dedup import equivalence_classes
 from veristep.alps.generate import OrderReport, generate_order
@@ -19,6 +20,9 @@ from veristep.alps.screen import make_prover, screen_many
 from veristep.alps.stages import Budget
 from veristep.alps.store import ScreenStore
 from veristep.alps.terms import Law, canonical, parse_law
+
+if TYPE_CHECKING:
+    from veristep.alps.sweep import Backend
 
 
 @dataclass
@@ -55,6 +59,7 @@ def grow(
     workers: int = 2,
     screen_size: int = 3,
     progress: bool = True,
+    backend: Backend | None = None,
 ) -> list[Yield]:
     """Generate ``orders`` successive orders; with a store, screen each order's survivors and
     recurse from its AUSTIN_PROVEN laws (without one, recursion goes on from all survivors)."""
@@ -63,12 +68,12 @@ def grow(
     known_reps: list[Law] = []
     with open(out, "w", encoding="utf-8") as fh:
         for _ in range(orders):
-            rep = generate_order(seeds, screen_size, seen, progress)
+            rep = generate_order(seeds, screen_size, seen, progress, backend)
             seen |= {str(s) for s in rep.survivors}
             y = Yield(rep)
             if store is not None and rep.survivors:
                 texts = [str(s) for s in rep.survivors]
-                screen_many(texts, store, budget, prover_name, workers, progress)
+                screen_many(texts, store, budget, prover_name, workers, progress, backend)
                 rows = {t: store.load(t) for t in texts}
                 status = {t: r.status if r else "OPEN" for t, r in rows.items()}
                 austin = [parse_law(t) for t in texts if status[t] == "AUSTIN_PROVEN"]

@@ -16,10 +16,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from veristep.alps import finite_models
 from veristep.alps.terms import Law, Op, Var, canonical, leaf_names, positions, replace_at, var_name
 from veristep.alps.terms import parse_law as parse_law  # for the doctest
+
+if TYPE_CHECKING:
+    from veristep.alps.sweep import Backend
 
 
 def _fresh(names: list[str]) -> str:
@@ -55,6 +59,27 @@ def extend_all(seeds: Iterable[Law], exclude: set[str] | None = None) -> list[La
     return out
 
 
+_CHUNK = 64
+
+
+def _without_small_model(index: int, laws: list[Law], max_size: int) -> tuple[int, list[Law]]:
+    """A backend task: the laws of one chunk that have no nontrivial model of size ≤ max_size."""
+    return index, [law for law in laws if not has_small_model(law, max_size)]
+
+
+def _screen_chunks(laws: list[Law], max_size: int, backend: Backend, progress: bool) -> list[Law]:
+    from rich.progress import Progress
+
+    chunks = [(i, laws[i : i + _CHUNK], max_size) for i in range(0, len(laws), _CHUNK)]
+    found: dict[int, list[Law]] = {}
+    with Progress(disable=not progress, transient=False) as bar:
+        task = bar.add_task(f"size ≤ {max_size} screen on {backend.name}", total=len(laws))
+        for index, kept in backend.map_unordered(_without_small_model, chunks):
+            found[index] = kept
+            bar.update(task, advance=min(_CHUNK, len(laws) - index))
+    return [law for index in sorted(found) for law in found[index]]
+
+
 def has_small_model(law: Law, max_size: int = 3) -> bool:
     return any(finite_models.find_model(law, n) is not None for n in range(2, max_size + 1))
 
@@ -79,23 +104,33 @@ class OrderReport:
 
 
 def generate_order(
-    seeds: list[Law], screen_size: int = 3, exclude: set[str] | None = None, progress: bool = False
+    seeds: list[Law],
+    screen_size: int = 3,
+    exclude: set[str] | None = None,
+    progress: bool = False,
+    backend: Backend | None = None,
 ) -> OrderReport:
     """One generation step: extend, dedup, drop laws with a nontrivial model of size ≤ screen_size.
 
     Laws where x does not occur on the right would be trivial (x = T(y, ...) makes every element
-    equal), so they are dropped too before any SAT call.
+    equal), so they are dropped too before any SAT call. With a ``backend`` (a Ray cluster) the
+    SAT screen runs there in chunks; the survivors come back in the same order as here.
     """
     from rich.progress import track
 
     start = time.perf_counter()
     cands = extend_all(seeds, exclude)
-    survivors = []
-    for law in track(cands, description="size ≤ 3 screen", disable=not progress):
-        if not isinstance(law.lhs, Var) or law.lhs.name not in leaf_names(law.rhs):
-            continue
-        if not has_small_model(law, screen_size):
-            survivors.append(law)
+    keep = [
+        law for law in cands if isinstance(law.lhs, Var) and law.lhs.name in leaf_names(law.rhs)
+    ]
+    if backend is None:
+        survivors = [
+            law
+            for law in track(keep, description="size ≤ 3 screen", disable=not progress)
+            if not has_small_model(law, screen_size)
+        ]
+    else:
+        survivors = _screen_chunks(keep, screen_size, backend, progress)
     order = cands[0].order if cands else (seeds[0].order + 1 if seeds else 0)
     secs = time.perf_counter() - start
     return OrderReport(order, len(seeds), len(cands), len(survivors), secs, survivors)

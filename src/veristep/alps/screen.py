@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from veristep.alps import stages
 from veristep.alps.provers import EProver, Prover, Prover9
@@ -27,6 +28,9 @@ from veristep.alps.store import LawReport, ScreenStore
 from veristep.alps.terms import canonical, parse_law
 from veristep.core.errors import InputError
 from veristep.core.interrupts import Interrupted, ignore_interrupts, killing_pool
+
+if TYPE_CHECKING:
+    from veristep.alps.sweep import Backend
 
 LABELS = (
     "TRIVIAL",
@@ -101,6 +105,17 @@ def _worker(text: str, budget: Budget, prover_name: str) -> LawReport:
     return screen_law(text, budget, PROVERS[prover_name]())
 
 
+def _screen_safely(
+    text: str, budget: Budget, prover_name: str
+) -> tuple[str, LawReport | None, str | None]:
+    """A backend task: (law, report, None), or (law, None, why) when screening it failed, so one
+    failing law never stops the others (on Ray an exception would surface as the task's)."""
+    try:
+        return text, _worker(text, budget, prover_name), None
+    except Exception as exc:  # reported and left unstored: a rerun retries it
+        return text, None, f"{type(exc).__name__}: {exc}"
+
+
 def read_laws(path: Path) -> list[str]:
     """Laws from JSONL (field ``law``) or plain text (one per line), canonical and deduplicated."""
     out: dict[str, None] = {}
@@ -137,19 +152,25 @@ def screen_many(
     prover_name: str = "e/auto",
     workers: int = 2,
     progress: bool = True,
+    backend: Backend | None = None,
 ) -> dict[str, int]:
-    """Screen every law not already in ``store``, in worker processes; returns label counts of
-    the laws screened now. Each finished law is committed at once, so an interrupted run resumes
-    where it stopped."""
+    """Screen every law not already in ``store``, in worker processes (or on ``backend``, e.g.
+    a Ray cluster); returns label counts of the laws screened now. Each finished law is committed
+    at once by this process, so an interrupted run — driver or worker — resumes where it stopped."""
     make_prover(prover_name)  # fail fast, in the parent, if the prover is missing
     finished_before = store.finished()
     todo = [law for law in laws if law not in finished_before]
     counts: dict[str, int] = {}
-    # Workers fork on the first submit: submit everything before rich starts its refresh
-    # thread, so no child is forked while that thread holds a lock.
-    executor = ProcessPoolExecutor(max_workers=max(1, workers), initializer=ignore_interrupts)
     try:
-        _screen_all(executor, todo, store, budget, prover_name, progress, counts)
+        if backend is None:
+            # Workers fork on the first submit: submit everything before rich starts its
+            # refresh thread, so no child is forked while that thread holds a lock.
+            executor = ProcessPoolExecutor(
+                max_workers=max(1, workers), initializer=ignore_interrupts
+            )
+            _screen_all(executor, todo, store, budget, prover_name, progress, counts)
+        else:
+            _screen_on(backend, todo, store, budget, prover_name, progress, counts)
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are dead, finished laws kept
         saved = len(store.finished()) - len(finished_before)
         where = f"{saved} law(s) screened now are saved in {store.path}"
@@ -177,14 +198,46 @@ def _screen_all(
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     try:
-                        report = fut.result()
+                        report, error = fut.result(), None
                     except Exception as exc:  # a crashed worker: not stored, so a rerun retries
-                        counts["ERROR"] = counts.get("ERROR", 0) + 1
-                        bar.console.print(f"worker failed: {type(exc).__name__}: {exc}")
-                        continue
-                    store.save(report)
-                    counts[report.status] = counts.get(report.status, 0) + 1
-                    bar.update(task, advance=1, description=f"screening {_summary(counts)}")
+                        report, error = None, f"{type(exc).__name__}: {exc}"
+                    _record(report, error, store, counts, bar, task)
+
+
+def _screen_on(
+    backend: Backend,
+    todo: list[str],
+    store: ScreenStore,
+    budget: Budget,
+    prover_name: str,
+    progress: bool,
+    counts: dict[str, int],
+) -> None:
+    from rich.progress import Progress
+
+    items = [(law, budget, prover_name) for law in todo]
+    with Progress(disable=not progress, transient=False) as bar:
+        task = bar.add_task(f"screening on {backend.name}", total=len(todo))
+        for _, report, error in backend.map_unordered(_screen_safely, items):
+            _record(report, error, store, counts, bar, task)
+
+
+def _record(
+    report: LawReport | None,
+    error: str | None,
+    store: ScreenStore,
+    counts: dict[str, int],
+    bar: Any,
+    task: Any,
+) -> None:
+    """Commit one finished law (the parent is the only writer of the store)."""
+    if report is None:
+        counts["ERROR"] = counts.get("ERROR", 0) + 1
+        bar.console.print(f"worker failed: {error}")
+        return
+    store.save(report)
+    counts[report.status] = counts.get(report.status, 0) + 1
+    bar.update(task, advance=1, description=f"screening {_summary(counts)}")
 
 
 def _summary(counts: dict[str, int]) -> str:

@@ -1,4 +1,5 @@
-"""ALPS part 2: the Ray backend of the portfolio sweep — same cells, same ``run_cell``.
+"""ALPS on Ray: the backend of the portfolio sweep, of ``screen`` and of ``generate`` — the same
+tasks as on the local process pool.
 
 Ray is an optional extra (``pip install veristep[ray]``) and is imported only here. With an
 ``address`` (or ``RAY_ADDRESS``, which ``ray.init`` reads itself) the sweep joins an existing
@@ -33,7 +34,9 @@ class RayBackend:
 
     def map_unordered(self, fn: Callable, items: list[tuple]) -> Iterator:
         ray = self._ray
-        remote = ray.remote(num_cpus=1)(fn)  # one prover run per CPU, as on the local pool
+        # One prover run per CPU, as on the local pool; a task whose worker dies (a node lost,
+        # a process killed) is run again by Ray, and the parent commits each result once.
+        remote = ray.remote(num_cpus=1, max_retries=3)(fn)
         pending = [remote.remote(*item) for item in items]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
