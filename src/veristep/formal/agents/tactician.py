@@ -23,6 +23,7 @@ from veristep.formal.agents.lm import AgentTrace, predict
 from veristep.formal.agents.retrieval import theorem_domain
 from veristep.formal.agents.strategist import Plan
 from veristep.formal.coq_text import forbidden_reason, split_sentences
+from veristep.formal.goal_scripts import goal_scripts
 from veristep.formal.portfolio import CLOSERS, EXTRA_SCRIPTS, PORTFOLIO
 from veristep.formal.retriever import Lemma
 from veristep.formal.state import ProofState
@@ -78,7 +79,10 @@ class Tactician:
                 failed=_negatives(state),
             )
             proposed = [_clean_script(p) for p in (getattr(out, "proofs", None) or [])]
-        ranked = list(PORTFOLIO) + proposed + list(EXTRA_SCRIPTS.get(plan.strategy, ()))
+        # Scripts read off this statement (square hints, |·| split) right after the model's:
+        # cheap to check, and the plan's generic scripts rarely close what they close.
+        ranked = list(PORTFOLIO) + proposed + goal_scripts(state.theorem)
+        ranked += list(EXTRA_SCRIPTS.get(plan.strategy, ()))
         for strategy, scripts in EXTRA_SCRIPTS.items():
             if strategy != plan.strategy:
                 ranked += scripts

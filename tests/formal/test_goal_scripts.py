@@ -1,0 +1,43 @@
+"""Scripts read off the statement (square hints, |·| split) close what the portfolio cannot —
+checked by real Coq through the one strict acceptance path."""
+
+from __future__ import annotations
+
+import pytest
+
+from veristep.formal.backends.base import Theorem
+from veristep.formal.backends.coq import TACTIC_PRELUDE
+from veristep.formal.goal_scripts import goal_scripts, real_variables
+from veristep.formal.strict import confirm
+
+HEADER = "Require Import Reals.\nOpen Scope R_scope."
+SHIFTED_SQUARE = Theorem(
+    "shifted_square", HEADER,
+    "Theorem shifted_square (x : R) : x^2 - 14 * x + 3 >= 7^2 - 14 * 7 + 3.",
+)  # fmt: skip
+ABSOLUTE = Theorem(
+    "three_abs", HEADER,
+    "Theorem three_abs : forall x : R,\n"
+    "  Rabs (x - 1) + Rabs x + Rabs (x + 1) = x + 2 -> 0 <= x /\\ x <= 1.",
+)  # fmt: skip
+
+
+def test_real_variables_skip_functions_and_keywords() -> None:
+    st = "Theorem t (f : R -> R) (u : nat -> R) (a b : R) : forall c : R, exists d : R, a = d."
+    assert real_variables(st) == ["a", "b", "c", "d"]
+
+
+def test_no_script_for_a_statement_outside_the_reals() -> None:
+    t = Theorem("n", "", "Theorem n : forall n : nat, n + 0 = n.")
+    assert goal_scripts(t) == []
+
+
+@pytest.mark.coq
+@pytest.mark.parametrize("theorem", [SHIFTED_SQUARE, ABSOLUTE], ids=["square", "abs"])
+def test_a_goal_script_proves_what_the_portfolio_cannot(theorem: Theorem) -> None:
+    first = "intros; nra." if theorem is SHIFTED_SQUARE else "intros; lra."
+    assert not confirm(theorem, first, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+    verdicts = [
+        confirm(theorem, s, timeout_s=30, prelude=TACTIC_PRELUDE) for s in goal_scripts(theorem)[:2]
+    ]
+    assert any(v.accepted for v in verdicts), [v.reason for v in verdicts]
