@@ -1,4 +1,4 @@
-"""Whole-proof scripts read off the statement: the hints a person writes before a decision procedure.
+"""Whole-proof scripts read off the statement: the hints a person adds before a decision procedure.
 
 ``nra`` multiplies hypotheses in pairs and squares atoms, but it does not invent the square
 that proves ``x^2 - 14 * x + 3 >= 7^2 - 14 * 7 + 3`` (that is ``(x - 7)^2 >= 0``), and ``lra``
