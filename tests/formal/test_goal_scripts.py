@@ -41,3 +41,16 @@ def test_a_goal_script_proves_what_the_portfolio_cannot(theorem: Theorem) -> Non
         confirm(theorem, s, timeout_s=30, prelude=TACTIC_PRELUDE) for s in goal_scripts(theorem)[:2]
     ]
     assert any(v.accepted for v in verdicts), [v.reason for v in verdicts]
+
+
+@pytest.mark.coq
+def test_a_closed_nat_computation_is_done_in_binary() -> None:
+    """5 ^ 30 in nat is a unary term of 9·10^20 constructors; the script computes it in Z."""
+    theorem = Theorem("pow_mod", "Require Import Arith.", "Theorem pow_mod : (5 ^ 30) mod 7 = 1.")
+    (script,) = goal_scripts(theorem)
+    verdict = confirm(theorem, script, timeout_s=30, prelude=TACTIC_PRELUDE)
+    assert verdict.accepted, verdict.reason
+    wrong = Theorem(
+        "pow_mod_bad", "Require Import Arith.", "Theorem pow_mod_bad : (5 ^ 30) mod 7 = 2."
+    )
+    assert not confirm(wrong, script, timeout_s=30, prelude=TACTIC_PRELUDE).accepted

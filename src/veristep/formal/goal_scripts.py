@@ -4,7 +4,8 @@
 that proves ``x^2 - 14 * x + 3 >= 7^2 - 14 * 7 + 3`` (that is ``(x - 7)^2 >= 0``), and ``lra``
 cannot see through ``Rabs``. These scripts supply what the statement itself suggests: squares
 of each real variable shifted by the statement's own constants, squares of differences and sums
-of two variables, every ``Rabs`` split into its two cases, and fractions cleared before ``nra``.
+of two variables, every ``Rabs`` split into its two cases, fractions cleared before ``nra``, and
+a closed computation in nat done in Z.
 They are candidates like any other: Coq decides, and the strict path accepts.
 
 >>> from veristep.formal.backends.base import Theorem
@@ -55,9 +56,25 @@ def small_constants(statement: str, limit: int = 6) -> list[str]:
     return list(dict.fromkeys(found))[:limit]
 
 
+# A closed nat computation (5 ^ 30 mod 7 = 1) moved to Z, where numbers are binary: in nat,
+# 5 ^ 30 is a unary term no machine can build. Names are qualified (Znat is loaded by Zify's
+# prelude but not imported). Subtraction and comparisons have side conditions: not offered.
+_NAT2Z = "Coq.ZArith.Znat.Nat2Z"
+NAT_TO_Z = (
+    f"apply {_NAT2Z}.inj; "
+    + "rewrite "
+    + ", ".join(f"?{_NAT2Z}.inj_{op}" for op in ("mod", "div", "pow", "mul", "add"))
+    + "; vm_compute; reflexivity."
+)
+_CLOSED_NAT = re.compile(r":\s*\(?[\d\s()+*^/]*(?:mod[\d\s()+*^/]*)*\)?\s*=\s*\d+\s*\.\s*$")
+
+
 def goal_scripts(theorem: Theorem) -> list[str]:
-    """Scripts for this statement, most specific first; none for a statement outside ``R``."""
-    if theorem_domain(theorem) != "R":
+    """Scripts for this statement, most specific first."""
+    domain = theorem_domain(theorem)
+    if domain == "nat":
+        return [NAT_TO_Z] if _CLOSED_NAT.search(theorem.statement) else []
+    if domain != "R":
         return []
     statement = theorem.statement
     out: list[str] = []
