@@ -184,9 +184,9 @@ _FALSE_IDENTITIES: tuple[tuple[Callable[[sp.Basic], bool], Callable[[sp.Basic], 
 def wrong_identity(prev: sp.Basic, nxt: sp.Basic) -> list[sp.Basic]:
     """The false identity applied where the learner works: the previous state, else what the
     step wrote (never a condition only copied along, where it changes nothing that is asked)."""
-    for source in (prev, nxt):
-        kept = set(sp.And.make_args(prev)) if source is nxt and isinstance(nxt, sp.And) else set()
-        parts = [c for c in sp.And.make_args(source) if c not in kept]
+    for source, other in ((prev, nxt), (nxt, prev)):
+        carried = set(sp.And.make_args(other))
+        parts = [c for c in sp.And.make_args(source) if c not in carried]
         for match, wrong in _FALSE_IDENTITIES:
             for part in parts:
                 for node in sp.preorder_traversal(part):
