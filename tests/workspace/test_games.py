@@ -119,3 +119,27 @@ def test_score_and_streak() -> None:
     for fb in (right, right, wrong, right):
         score = score.record(fb)
     assert (score.points, score.streak, score.best, score.answered) == (2 + 3 + 2, 1, 2, 4)
+
+
+def test_sign_error_lands_in_what_the_step_wrote() -> None:
+    from veristep.workspace.mistakes import sign_error
+
+    x, k = sp.Symbol("x", real=True), sp.Symbol("k", real=True)
+    # a condition carried along is left alone; the miscopied sum changes in the new equation
+    kept = x - 2 >= 0
+    (made,) = sign_error(sp.And(sp.Eq(x**2 - 6 * x + 5, 0), kept),
+                         sp.And(sp.Eq((x - 5) * (x - 1), 0), kept))  # fmt: skip
+    flips = {sp.Eq((x + 5) * (x - 1), 0), sp.Eq((x - 5) * (x + 1), 0)}
+    assert kept in made.args and set(made.args) & flips
+    # −(x² − 3x) = 0 is no error: one term's sign flips instead
+    assert sign_error(sp.Eq(x**2, 3 * x), sp.Eq(x**2 - 3 * x, 0)) == [sp.Eq(x**2 + 3 * x, 0)]
+    # a general solution: the offset's sign, not the whole side (−2πk is the same family)
+    family = sp.And(sp.Eq(x, 2 * sp.pi * k + sp.pi / 6), sp.Contains(k, sp.S.Integers))
+    (made,) = sign_error(sp.Eq(sp.sin(x), sp.Rational(1, 2)), family)
+    assert sp.Eq(x, 2 * sp.pi * k - sp.pi / 6) in made.args
+
+
+def test_wrong_identity_skips_a_condition_carried_along() -> None:
+    x = sp.Symbol("x", real=True)
+    carried = sp.sqrt(x + 8) >= 0
+    assert wrong_identity(sp.And(sp.Eq(4 * x, 12), carried), sp.And(sp.Eq(x, 3), carried)) == []
