@@ -26,6 +26,9 @@ import re
 from veristep.formal.agents.retrieval import theorem_domain
 from veristep.formal.backends.base import Theorem
 
+# The first scripts of a statement are checked even when the portfolio has spent the budget:
+# at most this many, each under the tactic timeout, so the overrun is bounded.
+ALWAYS_CHECKED_GOAL_SCRIPTS = 3
 _MAX_HINTS = 8
 _MAX_VARIABLES = 4
 # Binders "(x y : R)", "forall a b : R," — not "(f : R -> R)" nor "(u : nat -> R)".

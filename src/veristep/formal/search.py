@@ -24,6 +24,7 @@ from veristep.formal.agents.lm import model_deadline
 from veristep.formal.backends.base import Attempt, Backend, Theorem
 from veristep.formal.backends.coq import goals_key
 from veristep.formal.backends.coqtop import CoqCrashed
+from veristep.formal.goal_scripts import ALWAYS_CHECKED_GOAL_SCRIPTS, goal_scripts
 from veristep.formal.portfolio import PORTFOLIO
 from veristep.formal.signals import FailureKind
 from veristep.formal.state import ProofState
@@ -188,14 +189,17 @@ class ProofSearch:
         plan = self.agents.strategist.plan(root)
         lemmas = self.agents.retriever.lemmas(root, self.modules)
         scripts = self.agents.tactician.whole_proofs(root, plan, lemmas, self.n)
-        # The portfolio part is always checked in full (the monotonicity anchor); the rest only
-        # while phase 1's share of the budget lasts.
+        # The portfolio part is always checked in full (the monotonicity anchor), and so are the
+        # few scripts read off this statement (a portfolio that times out on 5 ^ 30 in unary
+        # would otherwise spend the budget before the script that computes it in binary); the
+        # rest only while phase 1's share of the budget lasts.
+        always = set(PORTFOLIO) | set(goal_scripts(self.theorem)[:ALWAYS_CHECKED_GOAL_SCRIPTS])
         tried = {a.text for a in self.attempts}
         for script in scripts:
             if script in tried:
                 continue  # the offline pass already checked it: same script, same verdict
-            if script not in PORTFOLIO and budget.left <= stop:
-                break
+            if script not in always and budget.left <= stop:
+                continue
             tried.add(script)
             attempt = self.backend.check_batch(self.theorem, [script])[0]
             self.attempts.append(attempt)
