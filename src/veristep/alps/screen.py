@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -188,20 +188,20 @@ def _screen_all(
     progress: bool,
     counts: dict[str, int],
 ) -> None:
-    from rich.progress import Progress
-
     with killing_pool(executor) as pool:
         pending = {pool.submit(_worker, law, budget, prover_name) for law in todo}
-        with Progress(disable=not progress, transient=False) as bar:
-            task = bar.add_task("screening", total=len(todo))
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    try:
-                        report, error = fut.result(), None
-                    except Exception as exc:  # a crashed worker: not stored, so a rerun retries
-                        report, error = None, f"{type(exc).__name__}: {exc}"
-                    _record(report, error, store, counts, bar, task)
+        _collect(_completed(pending), len(todo), "screening", store, progress, counts)
+
+
+def _completed(pending: set[Any]) -> Iterator[tuple[LawReport | None, str | None]]:
+    """(report, None) per finished future, or (None, why) for a crashed worker."""
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            try:
+                yield fut.result(), None
+            except Exception as exc:  # a crashed worker: not stored, so a rerun retries
+                yield None, f"{type(exc).__name__}: {exc}"
 
 
 def _screen_on(
@@ -213,12 +213,24 @@ def _screen_on(
     progress: bool,
     counts: dict[str, int],
 ) -> None:
+    items = [(law, budget, prover_name) for law in todo]
+    results = ((r, e) for _, r, e in backend.map_unordered(_screen_safely, items))
+    _collect(results, len(todo), f"screening on {backend.name}", store, progress, counts)
+
+
+def _collect(
+    results: Iterable[tuple[LawReport | None, str | None]],
+    total: int,
+    label: str,
+    store: ScreenStore,
+    progress: bool,
+    counts: dict[str, int],
+) -> None:
     from rich.progress import Progress
 
-    items = [(law, budget, prover_name) for law in todo]
     with Progress(disable=not progress, transient=False) as bar:
-        task = bar.add_task(f"screening on {backend.name}", total=len(todo))
-        for _, report, error in backend.map_unordered(_screen_safely, items):
+        task = bar.add_task(label, total=total)
+        for report, error in results:
             _record(report, error, store, counts, bar, task)
 
 
