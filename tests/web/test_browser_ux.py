@@ -129,7 +129,10 @@ def test_a_newer_derive_wins_over_a_slow_one_and_the_button_disables(chromium, s
     assert page.get_attribute("body", "data-derive") == "done"
     assert "x = 3" in page.text_content("#progress-status") or page.locator("#result").count()
 
-    # Cancel: the stream is closed, the button comes back.
+    # Cancel: the stream is closed, the button comes back. A derive of seconds (the quadratic)
+    # so that it is still running when the click lands (2x + 3 = 9 can finish before it).
+    page.fill("#start", QF[0])
+    page.fill("#target", QF[1])
     page.click("#derive-submit")
     page.click("#derive-cancel")
     assert page.get_attribute("body", "data-derive") == "cancelled"
