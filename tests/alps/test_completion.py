@@ -67,9 +67,10 @@ def test_unorientable_laws_are_reported_not_certified():
 
 
 def test_law_12857_needs_ordered_completion_and_is_not_claimed():
-    # The paper's worked example: plain completion meets an unorientable equation (Twee goes on
-    # with it as an ordered equation; that is not built here), and ALPS's 358-equation Vampire
-    # saturation holds unorientable equations, so the convergent-system checker rejects it.
+    # The paper's worked example: plain completion meets an unorientable equation (ordered
+    # completion goes on with it: tests/alps/test_ordered_completion.py), and ALPS's
+    # 358-equation Vampire saturation holds unorientable equations, so the convergent-system
+    # checker rejects it.
     result = complete(LAW_12857)
     assert result.status == "unorientable" and not result.model
     eqs = [parse_law(x) for x in (FIXTURES / "12857_saturation.txt").read_text().splitlines() if x]

@@ -56,3 +56,17 @@ def test_presentation_with_a_finite_model_certifies_an_easy_law():
 def test_gate_refuses_non_identities_with_alps_messages(equation, message):
     v = judge(LAW_4916, {"E": ["x ◇ x = x", equation]}, CFG)
     assert v.status == "invalid" and v.message.startswith(message)
+
+
+def test_nonvacuity_by_ground_convergence_when_a_presentation_cannot_be_oriented():
+    # Commutation cannot be oriented; the judge's own ordered-rewriting check shows the term
+    # model modulo E is a model with a ≠ b, with no prover and no finite model search.
+    from veristep.alps.judge.construction import _convergent
+    from veristep.alps.terms import parse_law
+
+    # with x ◇ (y ◇ y) = x beside it, (y ◇ y) ◇ x = x is a critical pair nothing joins
+    assert _convergent([parse_law("x ◇ y = y ◇ x"), parse_law("x ◇ (y ◇ y) = x")]) is None
+    check = _convergent([parse_law("x ◇ y = y ◇ x")])
+    assert check is not None and check.passed and check.status == "ground convergent"
+    assert check.evidence["certified"] and check.evidence["oriented"] == 0
+    assert _convergent([parse_law("x ◇ y = y ◇ z")]) is None  # x = y follows: never a model

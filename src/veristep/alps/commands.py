@@ -48,6 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--classes", type=Path, help="JSON with proven equivalences ('merged' pairs)")
     p.add_argument("--json", action="store_true")
 
+    from veristep.alps import model_command
+
+    model_command.add_arguments(sub.add_parser("model", help=model_command.HELP))
+
     from veristep.alps.judge import cli as part2  # ALPS part 2: judge, selftest, sweep, eval
 
     for name in part2.SUBCOMMANDS:
@@ -89,11 +93,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         "screen": _screen,
         "dedup": _dedup,
         "yield": _yield,
+        "model": _model,
     }
     from veristep.alps.judge import cli as part2
 
     handler.update(dict.fromkeys(part2.SUBCOMMANDS, part2.run))
     return handler[args.alps_command](args, settings)
+
+
+def _model(args: argparse.Namespace, settings: Settings) -> int:
+    from veristep.alps import model_command
+
+    return model_command.run(args, settings)
 
 
 def _id(args: argparse.Namespace, settings: Settings) -> int:

@@ -5,9 +5,9 @@ the term algebra modulo the rules, where distinct normal forms are distinct elem
 is nontrivial — and infinite when the law has no finite model. Completion runs with the
 Knuth–Bendix order (all weights 1), simplest equation first, rules inter-reduced as they come.
 
-It stops, without a model, when an equation cannot be oriented (ordered completion — as Twee does
-— would go on with it as an unorientable equation; that part is not built here), or when its rule
-or work budget runs out. Whatever it returns is re-checked by the independent checker in
+It stops, without a model, when an equation cannot be oriented (``alps.ordered_completion`` goes
+on with it as an unorientable equation, as Twee does), or when its rule or work budget runs out.
+Whatever it returns is re-checked by the independent checker in
 ``judge.ordered_model`` before it counts.
 
 >>> r = complete(parse_law("x = y ◇ (x ◇ (x ◇ (y ◇ (z ◇ z))))"))

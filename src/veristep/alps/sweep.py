@@ -3,8 +3,10 @@
 Every installed prover mode is a configuration asking one question of a law: ``triv``
 (L ⊢ x = y) or ``sat`` (saturate L ∪ {a ≠ b}). A law climbs the ladder (30, 60, 120, 300, 600 s)
 and leaves it once any configuration resolves it: TRIVIAL (a proof) or AUSTIN (a complete
-saturation — a model certificate). Every resolution is re-checked by the judge before it counts;
-a timeout is never a resolution.
+saturation — a model certificate). Our own ordered completion (``veristep/ordered``) is a
+member too, the construction side: a saturated presentation it builds is a model certificate,
+re-checked from scratch by the judge's ground-joinability checker. Every resolution is re-checked
+by the judge before it counts; a timeout is never a resolution.
 
 Cells (law, config, budget) run through a *backend* — a local process pool, or Ray for a
 cluster (``sweep_ray``) — by the same ``run_ladder`` code path; each finished cell is committed
@@ -34,6 +36,7 @@ _PROVERS: dict[str, Callable[[], Prover]] = {
     "vampire": Vampire,
     "twee": Twee,
     "prover9": Prover9,
+    "ordered": lambda: OrderedCompletionConfig(),
 }
 # (config name, prover key, question); Prover9 has no complete-saturation verdict.
 CONFIGS = (
@@ -45,7 +48,17 @@ CONFIGS = (
     ("vampire/sat/otter", "vampire", "sat"),
     ("twee/complete", "twee", "triv"),
     ("prover9/triv", "prover9", "triv"),
+    ("veristep/ordered", "ordered", "complete"),  # our ordered completion (the construction side)
 )
+
+
+class OrderedCompletionConfig:
+    """Our own ordered completion as a portfolio member: pure Python, always available."""
+
+    name = "veristep/ordered"
+
+    def unavailable(self) -> str | None:
+        return None
 
 
 @dataclass(frozen=True)
@@ -140,6 +153,8 @@ def run_cell(cell: Cell, memory_mb: int = 4096, recheck: bool = True) -> CellRes
     """One prover run, classified and re-checked. Module-level, so process pools and Ray can
     ship it by reference."""
     key, question = _config(cell.config)
+    if question == "complete":
+        return _run_ordered_cell(cell, memory_mb, recheck)
     law = parse_law(cell.law)
     problem = triviality_problem(law) if question == "triv" else nontriviality_problem([law])
     res = _PROVERS[key]().run(problem, float(cell.budget), memory_mb)
@@ -161,6 +176,42 @@ def run_cell(cell: Cell, memory_mb: int = 4096, recheck: bool = True) -> CellRes
     return CellResult(
         cell.law, cell.config, cell.budget, verdict, res.status, res.ms / 1000, note, cert
     )
+
+
+def _run_ordered_cell(cell: Cell, memory_mb: int, recheck: bool) -> CellResult:
+    """Ordered completion for ``cell.budget`` CPU seconds. A saturated presentation is re-checked
+    from scratch by the judge's ground-joinability checker (``judge.ground_model``); a derived
+    collapse (x = t without x) is re-proved by the judge's prover like any TRIVIAL."""
+    from veristep.alps.judge.ground_model import check_ordered
+    from veristep.alps.ordered_completion import complete_ordered, from_law
+
+    law = parse_law(cell.law)
+    result = complete_ordered(law, seconds=float(cell.budget))
+    status = {"saturated": "Saturated", "trivial": "Trivial"}.get(result.status, "Timeout")
+    verdict = "AUSTIN" if result.model else "TRIVIAL" if result.status == "trivial" else ""
+    note = ""
+    if verdict == "AUSTIN" and recheck:
+        check = check_ordered(from_law(law), result.equations, work_limit=ORDERED_RECHECK_WORK)
+        note = f"judge: {check.reason}" if check.certified else f"unconfirmed: {check.reason}"
+    elif verdict == "TRIVIAL" and recheck:
+        note = _recheck(cell.law, verdict, cell.budget, memory_mb)
+    if note.startswith("unconfirmed"):
+        verdict = ""
+    cert = {
+        "law": cell.law,
+        "config": cell.config,
+        "budget": cell.budget,
+        "status": status,
+        "detail": result.detail,
+        "presentation": [str(eq) for eq in result.equations] if verdict else [],
+        "check": result.check.to_json() if result.check else None,
+    }
+    return CellResult(
+        cell.law, cell.config, cell.budget, verdict, status, result.seconds, note, cert
+    )
+
+
+ORDERED_RECHECK_WORK = 800_000_000  # the judge's own budget: twice the completion's own check
 
 
 # ---------------------------------------------------------------- storage

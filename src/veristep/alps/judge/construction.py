@@ -156,6 +156,7 @@ def nonvacuity(presentation: list[Law], prover: Prover, timeout_s: float, mem: i
 
 
 REWRITING_WORK = 2_000_000  # the judge's budget for checking E as a convergent system
+GROUND_WORK = 50_000_000  # … as a ground-convergent one (case analyses; about 10 s on one core)
 
 
 def _convergent(presentation: list[Law]) -> Check | None:
@@ -168,12 +169,28 @@ def _convergent(presentation: list[Law]) -> Check | None:
     start = time.perf_counter()
     rules = orient(presentation)
     if rules is None:
-        return None
+        return _ground_convergent(presentation, start)
     result = check_convergent(rules, REWRITING_WORK)
     if not result.certified:
         return None
     ms = (time.perf_counter() - start) * 1000
     return Check("nonvacuity", True, "rewriting", "convergent", result.to_json(), ms)
+
+
+def _ground_convergent(presentation: list[Law], start: float) -> Check | None:
+    """E with unorientable equations (commutation, the paper's worked example): ordered
+    rewriting checked ground convergent by our own code, with a ≠ b — the ground terms modulo E
+    are a nontrivial model of E. None when that is not shown."""
+    import time
+
+    from veristep.alps.judge.ground_model import check_ordered
+    from veristep.alps.ordered_completion import from_law
+
+    result = check_ordered(None, [from_law(eq) for eq in presentation], GROUND_WORK)
+    if not result.certified:
+        return None
+    ms = (time.perf_counter() - start) * 1000
+    return Check("nonvacuity", True, "rewriting", "ground convergent", result.to_json(), ms)
 
 
 def certify(

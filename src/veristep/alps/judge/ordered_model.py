@@ -19,7 +19,7 @@ need not follow from L: the model is of the rules, and L holds in it. All work i
 term sizes, rewrite steps); running out of budget is "not shown", never a certificate.
 
 Only *complete* (fully oriented) systems are checked here: presentations with unorientable
-equations need ground joinability (ordered rewriting), which this checker does not claim.
+equations need ground joinability (ordered rewriting), which ``judge.ground_model`` checks.
 
 >>> law = parse_law("x = y ◇ (x ◇ (x ◇ (y ◇ (z ◇ z))))")
 >>> rules = [parse_law(r) for r in RULES_4916]

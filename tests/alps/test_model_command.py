@@ -1,0 +1,47 @@
+"""``veristep alps model`` through the real dispatcher: build, check, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from veristep.cli import main
+
+LAW_12857 = "x = y ◇ ((x ◇ (y ◇ (z ◇ z))) ◇ y)"
+TWEE = Path(__file__).parent / "fixtures" / "alps_dev" / "twee_12857.out"
+
+
+def test_the_worked_example_gets_a_model_and_its_presentation_checks_again(tmp_path, capsys):
+    out = tmp_path / "12857.json"
+    assert main(["alps", "model", LAW_12857, "--seconds", "60", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("MODEL: ground convergent") and "? the least element" in printed
+    report = json.loads(out.read_text())
+    assert report["model"] and report["check"]["certified"]
+    # the written presentation, read back as a file, passes --check on its own
+    presentation = tmp_path / "eqs.txt"
+    presentation.write_text("\n".join(report["equations"]) + "\n")
+    assert main(["alps", "model", LAW_12857, "--check", str(presentation), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["model"] and again["status"] == "checked"
+
+
+def test_twees_output_file_is_read_and_checked(capsys):
+    assert main(["alps", "model", LAW_12857, "--check", str(TWEE), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["model"] and len(report["equations"]) == 55
+
+
+def test_a_trivial_law_gets_no_model_and_says_why(capsys):
+    assert main(["alps", "model", "x = (y ◇ x) ◇ z", "--seconds", "5"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("NO MODEL SHOWN (trivial)") and "presentation" not in printed
+
+
+def test_a_malformed_presentation_is_a_located_error(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x ◇ y = y ◇ x\nx ◇ = y\n")
+    assert main(["alps", "model", "x ◇ y = y ◇ x", "--check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "equation 2" in err and len(err.strip().splitlines()) <= 2
+    assert main(["alps", "model", "x = y", "--check", str(tmp_path / "none.txt")]) == 2
