@@ -29,7 +29,7 @@ def e():
 
 
 def test_worked_example_12857_is_austin_proven_by_e_alone(e):
-    report = screen_law(LAW_12857, Budget(prover_s=20), e)
+    report = screen_law(LAW_12857, Budget(prover_s=20, completion_s=0), e)
     assert report.status == "AUSTIN_PROVEN"
     adm, nt = report.stage("admissible"), report.stage("nontrivial")
     assert adm.outcome == "yes" and adm.prover == "e/auto"
@@ -37,6 +37,16 @@ def test_worked_example_12857_is_austin_proven_by_e_alone(e):
     assert nt.outcome == "yes" and nt.prover == "e/auto"
     assert "Satisfiable" in nt.certificate  # E says so only after a complete saturation
     assert report.stage("finite_model").outcome == "no"
+
+
+def test_with_ordered_completion_the_model_needs_no_prover(e):
+    report = screen_law(LAW_12857, Budget(prover_s=20), e)
+    assert report.status == "AUSTIN_PROVEN"
+    nt, triv = report.stage("nontrivial"), report.stage("trivial")
+    assert nt.outcome == "yes" and nt.prover == "veristep/ordered"
+    assert nt.detail.startswith("ground convergent") and '"certified": true' in nt.certificate
+    assert triv.outcome == "no" and "ordered completion" in triv.detail
+    assert report.stage("admissible").prover == "e/auto"  # no finite model: still E's proof
 
 
 def test_dual_33436_screens_the_same_way(e):

@@ -68,6 +68,12 @@ def _screen_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--timeout", type=float, help="seconds per prover call (default: settings)")
     p.add_argument("--max-model-size", type=int, default=5, help="SAT model sizes 2..N")
+    p.add_argument(
+        "--completion-seconds",
+        type=float,
+        default=2.0,
+        help="CPU seconds of ordered completion per law (its models need no prover; 0: off)",
+    )
     p.add_argument("--no-progress", action="store_true")
     p.add_argument(
         "--ray",
@@ -129,9 +135,16 @@ def _budget(args: argparse.Namespace, settings: Settings):
     from veristep.alps.stages import Budget
 
     timeout = args.timeout if args.timeout is not None else settings.prover_timeout_s
-    if timeout <= 0 or args.max_model_size < 2:
-        raise InputError("--timeout must be positive and --max-model-size at least 2")
-    return Budget(timeout, settings.prover_memory_mb, args.max_model_size)
+    if timeout <= 0 or args.max_model_size < 2 or args.completion_seconds < 0:
+        raise InputError(
+            "--timeout must be positive, --max-model-size at least 2, --completion-seconds ≥ 0"
+        )
+    return Budget(
+        timeout,
+        settings.prover_memory_mb,
+        args.max_model_size,
+        completion_s=args.completion_seconds,
+    )
 
 
 def _store(args: argparse.Namespace, out: Path):

@@ -77,12 +77,23 @@ def screen_law(text: str, budget: Budget, prover: Prover) -> LawReport:
     """Run the stages cheapest first, stopping as soon as the label is settled.
 
     The SAT search runs first: a table of size ≤ 5 costs milliseconds and settles the label,
-    whereas a law with a finite model makes every prover stage run to its deadline.
+    whereas a law with a finite model makes every prover stage run to its deadline. Then a short
+    ordered completion: a model it builds (re-checked by our own checker) settles "not trivial"
+    and "has a nontrivial model" without the prover, which is left only admissibility.
     """
     start = time.perf_counter()
     law = parse_law(text)
     key = str(canonical(law))
     done = [stages.finite_model(law, budget)]
+    if done[0].outcome != "yes" and budget.completion_s > 0:
+        built = stages.ordered_model(law, budget)
+        if built.outcome == "yes":  # a certified nontrivial model: not trivial, no prover needed
+            why = "a nontrivial model is certified (ordered completion)"
+            done.append(StageResult("trivial", "no", why, "", built.prover, 0.0))
+            done.append(stages.admissible(law, prover, budget))
+            done.append(built)
+            ms = (time.perf_counter() - start) * 1000
+            return LawReport(key, classify(done), done, ms)
     if done[0].outcome != "yes":
         triv = stages.trivial(law, prover, budget)
         done.append(triv)

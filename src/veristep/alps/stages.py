@@ -36,6 +36,7 @@ class Budget:
     memory_mb: int = 2048
     max_model_size: int = 5
     max_witnesses: int = 4  # admissibility candidates tried, smallest first
+    completion_s: float = 2.0  # CPU seconds of ordered completion (0: no such stage)
 
 
 @dataclass(frozen=True)
@@ -142,3 +143,23 @@ def nontrivial(law: Law, prover: Prover, budget: Budget) -> StageResult:
     problem = nontriviality_problem([law])
     res = prover.run(problem, budget.prover_s, budget.memory_mb)
     return _from_prover("nontrivial", res, "model", problem.tptp)
+
+
+def ordered_model(law: Law, budget: Budget) -> StageResult:
+    """A nontrivial model by our own ordered completion, certified by the ground-joinability
+    checker (``judge.ground_model``) — no prover involved. "yes" only with that certificate;
+    a collapse it derives is left to the prover's triviality stage (outcome "unknown")."""
+    import json
+
+    from veristep.alps.ordered_completion import complete_ordered
+
+    result = complete_ordered(law, seconds=budget.completion_s)
+    ms = result.seconds * 1000
+    if not result.model:
+        note = f"ordered completion: {result.status}" + (
+            f" ({result.detail})" if result.detail else ""
+        )
+        return StageResult("nontrivial", "unknown", note, "", "veristep/ordered", ms)
+    assert result.check is not None
+    cert = json.dumps(result.to_json(), ensure_ascii=False)
+    return StageResult("nontrivial", "yes", result.check.reason, cert, "veristep/ordered", ms)
