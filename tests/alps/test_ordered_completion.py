@@ -102,3 +102,15 @@ def test_equations_are_kept_in_a_shape_the_checker_can_use():
     both = usable_form((x, (y, y)), (z, (y, y)))  # each side has a variable the other lacks
     assert variables(both.lhs) == variables(both.rhs) == {0}  # the extra ones were set to ?
     assert directions([both])  # usable by the checker
+
+
+def test_critical_pairs_that_blow_up_do_not_stall_the_completion():
+    # Unifiers share subterms: this hard-tier law's pairs grow to trees of 10^5 nodes that take
+    # little memory; they are dropped (and the checker then shows no model), never walked.
+    law = parse_law("x = (((y ◇ ((((x ◇ y) ◇ x) ◇ (x ◇ x)) ◇ z)) ◇ y) ◇ y)")
+    start = time.perf_counter()
+    result = complete_ordered(law, seconds=5)
+    assert time.perf_counter() - start < 30
+    assert not result.model and result.status in ("incomplete", "budget")
+    if result.status == "incomplete":
+        assert "dropped" in result.detail and result.check is not None

@@ -187,7 +187,8 @@ def _run_ordered_cell(cell: Cell, memory_mb: int, recheck: bool) -> CellResult:
 
     law = parse_law(cell.law)
     result = complete_ordered(law, seconds=float(cell.budget))
-    status = {"saturated": "Saturated", "trivial": "Trivial"}.get(result.status, "Timeout")
+    named = {"saturated": "Saturated", "trivial": "Trivial", "incomplete": "GaveUp"}
+    status = named.get(result.status, "Timeout")
     verdict = "AUSTIN" if result.model else "TRIVIAL" if result.status == "trivial" else ""
     note = ""
     if verdict == "AUSTIN" and recheck:
