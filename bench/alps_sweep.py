@@ -6,8 +6,9 @@ Writes the laws to OUT/laws.jsonl and runs ``veristep alps sweep`` on them (resu
 the same command to continue). Outputs: OUT/table.txt, OUT/cumulative.svg, OUT/cells.jsonl.
 
     python bench/alps_sweep.py --out bench-out/alps_sweep --budgets 30 --workers 2
+    CONFIGS=e/triv/auto,e/sat/satauto,e3/triv/auto,e3/sat/satauto,prover9/triv,veristep/ordered
     python bench/alps_sweep.py --out bench-out/residual --residual 300 --budgets 30 \
-        --configs e/triv/auto,e/sat/satauto,e3/triv/auto,e3/sat/satauto,prover9/triv,veristep/ordered
+        --configs $CONFIGS
 
 The paper resolves 2.75 % of the residual with its whole portfolio at the 30 s rung.
 """
