@@ -45,3 +45,14 @@ def test_a_malformed_presentation_is_a_located_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "equation 2" in err and len(err.strip().splitlines()) <= 2
     assert main(["alps", "model", "x = y", "--check", str(tmp_path / "none.txt")]) == 2
+
+
+def test_presentations_nested_too_deep_are_located_errors_not_crashes(tmp_path, capsys):
+    deep = tmp_path / "deep.txt"
+    deep.write_text("(" * 5000 + "x" + ")" * 5000 + " = y\n")
+    chain = tmp_path / "chain.txt"
+    chain.write_text(" ◇ ".join(["x"] * 3000) + " = y\n")
+    for path, why in ((deep, "nested more than"), (chain, "nests more than")):
+        assert main(["alps", "model", "x = y ◇ x", "--check", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "equation 1" in err and why in err and "internal error" not in err

@@ -58,6 +58,8 @@ MAX_CASE_VARIABLES = (
     6  # 4,683 cases by the seventh Fubini number; beyond that the pair is not shown
 )
 CHECK_WORK = 400_000_000
+MAX_EQUATION_CHARS = 20_000
+MAX_DEPTH = 200  # far above any presentation (Twee's deepest rule for 12857 nests 9 deep)
 MAX_PAIR_NODES = 20_000  # a critical pair bigger than this is not checked: no certificate
 
 
@@ -157,7 +159,17 @@ class _Reader:
 
 def parse_equation(text: str) -> Equation:
     """One equation; any of ``=``, ``->``, ``~>``, ``<->`` separates the sides (the checker
-    decides orientation itself and ignores what the text claims)."""
+    decides orientation itself and ignores what the text claims).
+
+    >>> parse_equation("(" * 500 + "x" + ")" * 500 + " = y")
+    Traceback (most recent call last):
+    ...
+    ValueError: nested more than 200 deep
+    """
+    if len(text) > MAX_EQUATION_CHARS:
+        raise ValueError(f"more than {MAX_EQUATION_CHARS:,} characters")
+    if _depth(text) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep")
     reader = _Reader(_tokenize(text))
     lhs = reader.term()
     arrow = reader.take()
@@ -166,7 +178,27 @@ def parse_equation(text: str) -> Equation:
     rhs = reader.term()
     if reader.peek() is not None:
         raise ValueError(f"unexpected {reader.peek()!r} after the equation")
+    if max(_height(lhs), _height(rhs)) > MAX_DEPTH:  # a long chain x ◇ x ◇ … nests to the left
+        raise ValueError(f"a side nests more than {MAX_DEPTH} products deep")
     return Equation(lhs, rhs)
+
+
+def _depth(text: str) -> int:
+    deepest = level = 0
+    for ch in text:
+        level += (ch == "(") - (ch == ")")
+        deepest = max(deepest, level)
+    return deepest
+
+
+def _height(t: Term) -> int:
+    height, stack = 0, [(t, 0)]
+    while stack:
+        node, h = stack.pop()
+        height = max(height, h)
+        if isinstance(node, tuple):
+            stack += [(node[0], h + 1), (node[1], h + 1)]
+    return height
 
 
 def show(t: Term, outer: bool = True) -> str:
