@@ -50,7 +50,7 @@ from veristep.alps.terms import parse_law as parse_law  # for the doctest
 
 MAX_EQUATIONS = 400
 MAX_PENDING = 200_000
-MAX_PAIR_NODES = 400  # larger critical pairs are dropped (Twee bounds term size the same way)
+MAX_PAIR_NODES = 2_000  # larger critical pairs are dropped (Twee bounds term size the same way)
 COMPLETION_WORK = 2_000_000_000
 DEFAULT_SECONDS = 120.0
 
