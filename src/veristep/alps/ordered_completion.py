@@ -33,9 +33,11 @@ from veristep.alps.judge.ground_model import (
     Equation,
     Joinability,
     OrderedCheck,
+    Rewriter,
     Term,
     check_ordered,
     directions,
+    from_law,
     greater,
     overlaps,
     show,
@@ -45,7 +47,7 @@ from veristep.alps.judge.ground_model import (
     variables,
 )
 from veristep.alps.judge.limits import BudgetExhausted, Work
-from veristep.alps.terms import Law, Op, Var
+from veristep.alps.terms import Law
 from veristep.alps.terms import parse_law as parse_law  # for the doctest
 
 MAX_EQUATIONS = 400
@@ -76,19 +78,6 @@ class OrderedResult:
             "equations": [str(e) for e in self.equations],
             "check": self.check.to_json() if self.check else None,
         }
-
-
-def from_law(law: Law) -> Equation:
-    """An ALPS law in the checker's representation (variables numbered by first occurrence)."""
-    names: dict[str, int] = {}
-
-    def walk(t: Var | Op) -> Term:
-        if isinstance(t, Var):
-            return names.setdefault(t.name, len(names))
-        return (walk(t.left), walk(t.right))
-
-    lhs = walk(law.lhs)
-    return Equation(lhs, walk(law.rhs))
 
 
 def _renumber(eq: Equation) -> Equation:
@@ -176,13 +165,10 @@ class _State:
     def add(self, eq: Equation) -> None:
         """Add ``eq``; every equation it simplifies goes back to the queue, then its critical
         pairs with everything kept are queued."""
-        new_dirs = directions([eq])
-        probe = Joinability([eq], new_dirs, self.work)
+        probe = Rewriter(directions([eq]), self.work)
         kept: list[Equation] = []
         for old in self.equations:
-            if probe.rewriter.normal_form(old.lhs) != old.lhs or (
-                probe.rewriter.normal_form(old.rhs) != old.rhs
-            ):
+            if probe.normal_form(old.lhs) != old.lhs or probe.normal_form(old.rhs) != old.rhs:
                 self.push(old.lhs, old.rhs)
             else:
                 kept.append(old)

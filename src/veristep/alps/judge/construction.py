@@ -183,8 +183,7 @@ def _ground_convergent(presentation: list[Law], start: float) -> Check | None:
     are a nontrivial model of E. None when that is not shown."""
     import time
 
-    from veristep.alps.judge.ground_model import check_ordered
-    from veristep.alps.ordered_completion import from_law
+    from veristep.alps.judge.ground_model import check_ordered, from_law
 
     result = check_ordered(None, [from_law(eq) for eq in presentation], GROUND_WORK)
     if not result.certified:

@@ -47,6 +47,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from veristep.alps.judge.limits import BudgetExhausted, Work
+from veristep.alps.terms import Law, Op, Var
 
 # A term: a variable (int ≥ 0), a constant (str) or a product (left, right).
 Term = int | str | tuple
@@ -208,6 +209,19 @@ def show(t: Term, outer: bool = True) -> str:
         return t
     body = f"{show(t[0], False)} ◇ {show(t[1], False)}"
     return body if outer else f"({body})"
+
+
+def from_law(law: Law) -> Equation:
+    """An ALPS law in the checker's representation (variables numbered by first occurrence)."""
+    names: dict[str, int] = {}
+
+    def walk(t: Var | Op) -> Term:
+        if isinstance(t, Var):
+            return names.setdefault(t.name, len(names))
+        return (walk(t.left), walk(t.right))
+
+    lhs = walk(law.lhs)
+    return Equation(lhs, walk(law.rhs))
 
 
 # ---------------------------------------------------------------- terms
