@@ -41,15 +41,31 @@ def _machine_flags(row: dict) -> tuple[int, list[tuple[str, object]]]:
     return sum(r.outcome == "grounded" for r in results), flags
 
 
-def test_machine_checks_flag_no_step_of_the_correct_opc_proofs(shared_data: Path) -> None:
+# Steps of proofs that humans judged correct which are nevertheless false as written, each
+# examined by hand. opc-test-073:s15 writes, for a = 1 - sqrt 2, "a - 1/a = (1-\\sqrt2) -
+# (-(\\sqrt2-1)) = -2": the middle expression is 0 and a - 1/a is 2, a slip the proof's
+# conclusion survives (it only needs |a - 1/a|). A new entry here needs the same reading.
+FALSE_STEPS_IN_CORRECT_PROOFS = {"opc-test-073:s15"}
+
+
+def test_machine_checks_flag_no_true_step_of_the_correct_opc_proofs(shared_data: Path) -> None:
+    import sympy
+
+    from veristep.mathgraph import parse_latex, to_sympy
+
     rows = [row for row in _opc_rows(shared_data) if row["label"] == "correct"]
-    flagged, grounded = [], 0
+    flagged, grounded = {}, 0
     for row in rows:
         proof_grounded, flags = _machine_flags(row)
         grounded += proof_grounded
-        flagged += [f"{row['id']}:{sid}" for sid, _ in flags]
+        flagged |= {f"{row['id']}:{sid}": result for sid, result in flags}
     assert len(rows) == 161 and grounded > 20
-    assert flagged == []
+    assert set(flagged) == FALSE_STEPS_IN_CORRECT_PROOFS
+    for result in flagged.values():  # the slip is re-checked by a path that shares no code
+        check = next(c for c in result.checks if c.witness == result.witness)
+        lhs, _, rhs = check.latex.partition(" = ")
+        left, right = (to_sympy(parse_latex(side)) for side in (lhs, rhs))
+        assert sympy.simplify(left - right) != 0, check.latex
 
 
 def test_every_flag_on_the_incorrect_opc_proofs_has_a_witness_sympy_confirms(
@@ -61,14 +77,18 @@ def test_every_flag_on_the_incorrect_opc_proofs_has_a_witness_sympy_confirms(
 
     from veristep.mathgraph import parse_latex, to_sympy
 
-    expected = {"opc-test-397": ["s14"], "opc-test-429": ["s143", "s150", "s203"]}
+    expected = {
+        "opc-test-223": ["s13"],
+        "opc-test-397": ["s14"],
+        "opc-test-429": ["s143", "s150", "s203"],
+    }
     rows = {row["id"]: row for row in _opc_rows(shared_data) if row["id"] in expected}
     for key, steps in expected.items():
         _, flags = _machine_flags(rows[key])
         assert [sid for sid, _ in flags] == steps
         for _, result in flags:
             check = next(c for c in result.checks if c.witness == result.witness)
-            assert check.check == "exact_arithmetic"
+            assert check.check in ("exact_arithmetic", "exact_real")
             lhs, _, rhs = check.latex.partition(" = ")
             left, right = (to_sympy(parse_latex(side)) for side in (lhs, rhs))
             assert sympy.simplify(left - right) != 0, check.latex

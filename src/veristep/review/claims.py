@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from veristep.review.arithmetic import evaluate
+from veristep.review.arithmetic import evaluate, is_real_arithmetic
 from veristep.review.segment import math_spans
 
 RELATIONS = {
@@ -41,10 +41,14 @@ RELATIONS = {
     "\\approx": "~",
     "≈": "~",
 }
-# Notation in which "=" does not mean equality of numbers: congruences, definitions, sets, limits.
+# Notation in which "=" does not mean equality of numbers. Modular notation and definitions change
+# the meaning of every relation in the formula (``2^3 = 8 = 1 \\pmod 7``), so the whole formula
+# is left alone; the rest (sums, sets, limits, words, angles) only make the links that contain
+# them unreadable: ``\\sum x_i \\le \\sqrt{100 \\cdot 50} = 10\\sqrt5`` still claims its last link.
+_NOT_NUMERIC_FORMULA = re.compile(r"\\pmod|\\bmod|\\mod|\\equiv|:=|\\coloneqq|\\%|%")
 _NOT_NUMERIC = re.compile(
-    r"\\pmod|\\bmod|\\mod|\\equiv|:=|\\coloneqq|\\to|\\in\b|\\subset|\\sum|\\prod|\\int|\\lim"
-    r"|\\binom|\\lfloor|\\lceil|\\mid|\\pm|\\mp|\\%|%|\\circ|°|\\angle|\\text"
+    r"\\to|\\in\b|\\subset|\\sum|\\prod|\\int|\\lim"
+    r"|\\binom|\\lfloor|\\lceil|\\mid|\\pm|\\mp|\\angle|\\text"
 )
 _REL_TOKEN = re.compile(
     r"\\(?:leqslant|geqslant|leq|geq|neq|le|ge|ne|approx)(?![a-zA-Z])|[=<>≤≥≠≈]"
@@ -94,6 +98,8 @@ class Link:
     rhs: str
     offset: int
     closed: bool
+    # Closed but not rational (``10\\sqrt5``, ``\\sin 30^\\circ``): decided by review.real_claims.
+    real: bool = False
 
     @property
     def latex(self) -> str:
@@ -189,19 +195,32 @@ def _is_mathy(word: str) -> bool:
 
 
 def _chain_links(body: str, offset: int) -> list[Link]:
-    if _NOT_NUMERIC.search(body):
+    if _NOT_NUMERIC_FORMULA.search(body):
         return []
     body = _join_aligned_rows(body)
     links = []
     for part_start, part in _split_top_level(body, (",", ";", "\\quad", "\\qquad", "\\\\")):
         pieces = _split_relations(part)
         for (a_off, lhs, _), (_, rhs, rel) in pairwise(pieces):
-            lhs, rhs = lhs.strip(), rhs.strip().rstrip(".,;:").strip()  # sentence punctuation
-            if not lhs or not rhs:
+            lhs, rhs = _tidy(lhs), _tidy(_tidy(rhs).rstrip(".,;:"))  # sentence punctuation
+            if not lhs or not rhs or _NOT_NUMERIC.search(lhs) or _NOT_NUMERIC.search(rhs):
                 continue
             closed = evaluate(lhs) is not None and evaluate(rhs) is not None
-            links.append(Link(lhs, rel, rhs, offset + part_start + a_off, closed))
+            real = not closed and is_real_arithmetic(lhs) and is_real_arithmetic(rhs)
+            links.append(Link(lhs, rel, rhs, offset + part_start + a_off, closed, real))
     return links
+
+
+_EDGE_SPACING = re.compile(r"^(?:\s|\\[,;:! ]|\\q?quad\b)+|(?:\s|\\[,;:! ]|\\q?quad\b|\\$)+$")
+
+
+def _tidy(side: str) -> str:
+    r"""A side without the spacing around it and with one space between words.
+
+    >>> _tidy("\\;\n\\sqrt{100\\cdot50}\n\\; ")
+    '\\sqrt{100\\cdot50}'
+    """
+    return " ".join(_EDGE_SPACING.sub("", side).split())
 
 
 def _join_aligned_rows(body: str) -> str:

@@ -168,7 +168,7 @@ def machine_check(
     universals = find_universals(text, context)
     if not links and not universals:
         return MachineResult("none")
-    hedged = bool(_HEDGE.search(text))
+    hedged = _hedged(text)
     checks = [_judge(link, settings, grounder) for link in links]
     checks += check_applications(text, {**(definitions or {}), **read_definitions(text)})
     searched = [judge_universal(u, settings) for u in universals]
@@ -251,9 +251,32 @@ def judge_closed(link: Link) -> LinkCheck:
     return LinkCheck(link.latex, Tier.REFUTED, "exact_arithmetic", "does not hold", witness)
 
 
+def judge_real(link: Link, settings: Settings) -> LinkCheck:
+    """Closed real arithmetic (roots, pi, logarithms, angles), decided exactly in a CAS worker."""
+    from veristep.core.pool import run_cas
+    from veristep.review.real_claims import decide_real
+
+    run = run_cas(decide_real, link.lhs, link.rel, link.rhs, settings=settings)
+    if not run.ok:
+        reason = f"exact real comparison stopped ({run.status}): no evidence"
+        return LinkCheck(link.latex, Tier.PLAUSIBLE, "exact_real", reason)
+    decision = run.value
+    if decision.status == "holds":
+        return LinkCheck(link.latex, Tier.GROUNDED, "exact_real", decision.reason)
+    if decision.status == "fails":
+        witness = (
+            f"{link.latex} is false: the left side is {decision.left}, "
+            f"the right side is {decision.right}"
+        )
+        return LinkCheck(link.latex, Tier.REFUTED, "exact_real", decision.reason, witness)
+    return LinkCheck(link.latex, Tier.PLAUSIBLE, "exact_real", decision.reason)
+
+
 def _judge(link: Link, settings: Settings, grounder: LinkGrounder | None) -> LinkCheck:
     if link.closed:
         return judge_closed(link)
+    if link.real:
+        return judge_real(link, settings)
     verdict = grounder(link, settings) if grounder is not None else None
     if verdict is not None and verdict.tier is Tier.GROUNDED:
         return verdict
@@ -274,12 +297,22 @@ def _holds(left: Fraction, rel: str, right: Fraction) -> bool:
     }[rel]
 
 
+def _hedged(text: str) -> bool:
+    """Hedge words are read in the prose: ``\\approx`` inside a formula is not "approximately"
+    said of the sentence's other claims. A negated relation in a formula (``\\not``) still is."""
+    return bool(_HEDGE.search(_prose(text))) or "\\not" in text
+
+
+def _prose(text: str) -> str:
+    chars = list(text)
+    for a, b in math_spans(text):
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
 def _only_connectives(text: str) -> bool:
     """True when the words outside the formulas are glue ("so", "which gives"), not reasoning."""
-    prose = list(text)
-    for a, b in math_spans(text):
-        prose[a:b] = " " * (b - a)
-    words = re.findall(r"[A-Za-z]+", re.sub(r"[\d.,+\-*/×÷·−()^!=<>]+", " ", "".join(prose)))
+    words = re.findall(r"[A-Za-z]+", re.sub(r"[\d.,+\-*/×÷·−()^!=<>]+", " ", _prose(text)))
     return all(w.lower() in _CONNECTIVES for w in words)
 
 
