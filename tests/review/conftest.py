@@ -8,12 +8,14 @@ every system, everything else right.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from veristep.llm.stub_server import OpenAIStubServer
+from veristep.review.arithmetic import evaluate
 
 
 def _field(text: str, name: str) -> str:
@@ -65,3 +67,59 @@ def stub_server() -> Iterator[OpenAIStubServer]:
     """The shared OpenAI-compatible stub, answering every review role by the rules above."""
     with OpenAIStubServer(_reply) as server:
         yield server
+
+
+@pytest.fixture(scope="session", name="recheck_fails")
+def recheck_fails_fixture() -> Callable[[str, dict[str, str]], bool]:
+    """Re-check a counterexample without SymPy (see :func:`_recheck_fails`)."""
+    return _recheck_fails
+
+
+def _recheck_fails(claim: str, values: dict[str, str]) -> bool:
+    """True when ``claim`` is false at ``values``, decided by exact rational arithmetic.
+
+    A value ``i`` (the imaginary unit) is re-checked by hand-written rules for the one shape
+    the fixtures use: ``x^2 \\ge 0`` at ``x = i`` reads ``-1 \\ge 0``.
+    """
+    if "i" in values.values():
+        letter = next(k for k, v in values.items() if v == "i")
+        return re.fullmatch(rf"{letter}\^2 \\ge 0", claim) is not None  # i² = −1 < 0
+    text = claim
+    text = re.sub(r"\\[A-Za-z]+|[A-Za-z]+", lambda m: _substituted(m.group(0), values), text)
+    text = re.sub(r"\)\(", ")*(", text)
+    text = re.sub(r"(\d)\(", r"\1*(", text)
+    if text.endswith(" \\text{ is prime}"):
+        n = _value(text.removesuffix(" \\text{ is prime}"))
+        return n < 2 or any(n % d == 0 for d in range(2, int(n**0.5) + 1))
+    modulus = re.search(r"\\pmod\{?([^}]*)\}?$", text)
+    if modulus:
+        left, _, right = text[: modulus.start()].partition("\\equiv")
+        return (_value(left) - _value(right)) % _value(modulus.group(1)) != 0
+    for token, divides in (("\\nmid", False), ("\\mid", True)):
+        if token in text:
+            left, _, right = text.partition(token)
+            return ((_value(right) % _value(left)) == 0) != divides
+    for token, holds in (
+        ("\\ge", lambda a, b: a >= b),
+        ("\\le", lambda a, b: a <= b),
+        (">", lambda a, b: a > b),
+        ("<", lambda a, b: a < b),
+        ("=", lambda a, b: a == b),
+    ):
+        if token in text:
+            left, _, right = text.partition(token)
+            return not holds(_value(left), _value(right))
+    raise AssertionError(f"no relation in {claim!r}")
+
+
+def _value(text: str) -> Fraction:
+    value = evaluate(text)
+    assert value is not None, text
+    return value
+
+
+def _substituted(word: str, values: dict[str, str]) -> str:
+    """``abc`` → ``(1)*(2)*(3)`` when every letter has a value; commands and words stay."""
+    if word.startswith("\\") or not all(ch in values for ch in word):
+        return word
+    return "*".join(f"({values[ch]})" for ch in word)

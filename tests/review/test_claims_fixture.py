@@ -7,12 +7,11 @@ the claim as written and evaluated by the review's own exact rational evaluator.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from veristep.review.arithmetic import evaluate
 from veristep.review.context import read_declarations
 from veristep.review.smallcases import search_cases
 from veristep.review.universal import find_universals
@@ -36,7 +35,7 @@ def _blocks() -> list[dict[str, str]]:
 
 
 @pytest.mark.parametrize("case", _blocks(), ids=lambda case: case["step"][:48])
-def test_claims_and_small_cases_fixture(case: dict[str, str]) -> None:
+def test_claims_and_small_cases_fixture(case: dict[str, str], recheck_fails: Callable) -> None:
     context = read_declarations(case.get("context", ""))
     found = find_universals(case["step"], context)
     if case["claim"] == "none":
@@ -64,47 +63,3 @@ def _expected_claim(text: str) -> tuple[tuple[str, ...], str, list[str]]:
         formula.strip(),
         [d.strip() for d in domains.split(";")],
     )
-
-
-def recheck_fails(claim: str, values: dict[str, str]) -> bool:
-    """True when ``claim`` is false at ``values``, decided by exact rational arithmetic.
-
-    A value ``i`` (the imaginary unit) is re-checked by hand-written rules for the one shape
-    the fixtures use: ``x^2 \\ge 0`` at ``x = i`` reads ``-1 \\ge 0``.
-    """
-    if "i" in values.values():
-        letter = next(k for k, v in values.items() if v == "i")
-        return re.fullmatch(rf"{letter}\^2 \\ge 0", claim) is not None  # i² = −1 < 0
-    text = claim
-    for letter, value in values.items():
-        text = re.sub(rf"(?<![A-Za-z\\]){letter}(?![A-Za-z])", f"({value})", text)
-    text = re.sub(r"\)\(", ")*(", text)
-    text = re.sub(r"(\d)\(", r"\1*(", text)
-    if text.endswith(" \\text{ is prime}"):
-        n = _value(text.removesuffix(" \\text{ is prime}"))
-        return n < 2 or any(n % d == 0 for d in range(2, int(n**0.5) + 1))
-    modulus = re.search(r"\\pmod\{?([^}]*)\}?$", text)
-    if modulus:
-        left, _, right = text[: modulus.start()].partition("\\equiv")
-        return (_value(left) - _value(right)) % _value(modulus.group(1)) != 0
-    for token, divides in (("\\nmid", False), ("\\mid", True)):
-        if token in text:
-            left, _, right = text.partition(token)
-            return ((_value(right) % _value(left)) == 0) != divides
-    for token, holds in (
-        ("\\ge", lambda a, b: a >= b),
-        ("\\le", lambda a, b: a <= b),
-        (">", lambda a, b: a > b),
-        ("<", lambda a, b: a < b),
-        ("=", lambda a, b: a == b),
-    ):
-        if token in text:
-            left, _, right = text.partition(token)
-            return not holds(_value(left), _value(right))
-    raise AssertionError(f"no relation in {claim!r}")
-
-
-def _value(text: str) -> Fraction:
-    value = evaluate(text)
-    assert value is not None, text
-    return value

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 from veristep.review.metrics import grounding_figure
@@ -68,17 +71,23 @@ def test_machine_checks_flag_no_true_step_of_the_correct_opc_proofs(shared_data:
         assert sympy.simplify(left - right) != 0, check.latex
 
 
-def test_every_flag_on_the_incorrect_opc_proofs_has_a_witness_sympy_confirms(
-    shared_data: Path,
+def test_every_flag_on_the_incorrect_opc_proofs_has_a_witness_that_is_rechecked(
+    shared_data: Path, recheck_fails: Callable
 ) -> None:
-    """The flags measured by ``bench/review.py opc-grounding``, each re-checked by SymPy through
-    the semantic graph — a path that shares nothing with the review's own rational evaluator."""
+    """The flags measured by ``bench/review.py opc-grounding``, each re-checked by a path that
+    shares nothing with the check that raised it: a false computation by SymPy through the
+    semantic graph; a counterexample under the problem's hypotheses by substituting its values
+    into the claim and into the problem's equation with exact rational arithmetic."""
     import sympy
 
     from veristep.mathgraph import parse_latex, to_sympy
+    from veristep.review.standing import read_standing
 
     expected = {
+        "opc-test-065": ["s4", "s6"],
         "opc-test-223": ["s13"],
+        "opc-test-278": ["s8"],
+        "opc-test-354": ["s21"],
         "opc-test-397": ["s14"],
         "opc-test-429": ["s143", "s150", "s203"],
     }
@@ -88,6 +97,13 @@ def test_every_flag_on_the_incorrect_opc_proofs_has_a_witness_sympy_confirms(
         assert [sid for sid, _ in flags] == steps
         for _, result in flags:
             check = next(c for c in result.checks if c.witness == result.witness)
+            if check.check == "standing_hypotheses":
+                values = dict(re.findall(r"\b([a-z]) = (-?[\d/]+)", result.witness.split("(")[0]))
+                assert recheck_fails(check.latex, values), result.witness
+                constraint = read_standing(rows[key]["problem"]).constraint
+                assert not recheck_fails(constraint, values)  # the point satisfies the problem
+                assert all(Fraction(v) > 0 for v in values.values())  # positive reals
+                continue
             assert check.check in ("exact_arithmetic", "exact_real")
             lhs, _, rhs = check.latex.partition(" = ")
             left, right = (to_sympy(parse_latex(side)) for side in (lhs, rhs))

@@ -39,7 +39,16 @@ from veristep.review.claims import Link, find_links
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import Definitions, check_applications, read_definitions
 from veristep.review.segment import math_spans
-from veristep.review.universal import Universal, find_universals
+from veristep.review.standing import (
+    ORDER_RELATIONS,
+    Standing,
+    asserted,
+    assumptions,
+    read_standing,
+    redefines,
+    search_standing,
+)
+from veristep.review.universal import Universal, find_universals, sentences
 
 # Words that mark a formula as tested, supposed or denied rather than asserted: a false closed
 # equation in such a sentence ("plugging in 1 we get 1 = 7, which is false") is not a flaw.
@@ -104,6 +113,16 @@ _CONNECTIVES = frozenset(
     }
 )
 
+_REL_LATEX = {
+    "<=": "\\le",
+    ">=": "\\ge",
+    "!=": "\\ne",
+    "~": "\\approx",
+    "=": "=",
+    "<": "<",
+    ">": ">",
+}
+_COMMAND = re.compile(r"\\[a-zA-Z]+")
 _INTEGER = re.compile(r"^\s*[-+]?\s*\d[\d,]*\s*$")
 LinkGrounder = Callable[[Link, Settings], "LinkCheck | None"]
 
@@ -189,15 +208,79 @@ def check_steps(
     settings: Settings | None = None,
     grounder: LinkGrounder | None = None,
 ) -> list[MachineResult]:
-    """Machine-check the steps of one proof in order, each in the context of what came before."""
+    """Machine-check the steps of one proof in order, each in the context of what came before.
+
+    Besides each step's own claims, inequalities about the problem's letters are tried on points
+    that satisfy the problem's hypotheses (``review.standing``), under the assumptions the proof
+    has made so far.
+    """
+    settings = settings or Settings()
     context = dict(read_declarations(problem))
     definitions = read_definitions(problem)
+    standing = _StandingMemory(read_standing(problem))
     results = []
     for text in texts:
-        results.append(machine_check(text, settings, grounder, context, definitions))
+        result = machine_check(text, settings, grounder, context, definitions)
+        results.append(_with_checks(result, standing.checks(text, settings)))
         for letter, domain in read_declarations(text).items():
             context[letter] = context[letter].merged(domain) if letter in context else domain
     return results
+
+
+class _StandingMemory:
+    """The problem's hypotheses and the assumptions a proof has made so far, step after step."""
+
+    def __init__(self, standing: Standing | None) -> None:
+        self.standing = standing
+        self.assumed: list[str] = []
+
+    def checks(self, text: str, settings: Settings) -> list[LinkCheck]:
+        if self.standing is None:
+            return []
+        out = []
+        for _, sentence in sentences(text):
+            if redefines(sentence, self.standing):
+                self.standing = None  # the problem's letters mean something else from here on
+                return out
+            links = [link for link in find_links(sentence) if self._about_letters(link)]
+            if not asserted(sentence):
+                relations = [f"{x.lhs} {_REL_LATEX[x.rel]} {x.rhs}" for x in links]
+                self.assumed += assumptions(sentence, relations)
+                continue
+            out += [self._judge(link, settings) for link in links if link.rel in ORDER_RELATIONS]
+        return out
+
+    def _about_letters(self, link: Link) -> bool:
+        assert self.standing is not None
+        letters = set(re.findall(r"[A-Za-z]", _COMMAND.sub(" ", f"{link.lhs} {link.rhs}")))
+        return bool(letters) and letters <= set(self.standing.letters)
+
+    def _judge(self, link: Link, settings: Settings) -> LinkCheck:
+        from veristep.core.pool import run_cas
+
+        claim = f"{link.lhs} {_REL_LATEX[link.rel]} {link.rhs}"
+        run = run_cas(search_standing, claim, self.standing, tuple(self.assumed), settings=settings)
+        if not run.ok:
+            reason = f"search under the problem's hypotheses stopped ({run.status}): no evidence"
+            return LinkCheck(claim, Tier.PLAUSIBLE, "standing_hypotheses", reason)
+        result = run.value
+        if result.status == "counterexample":
+            return LinkCheck(
+                claim, Tier.REFUTED, "standing_hypotheses", "counterexample", result.witness
+            )
+        return LinkCheck(claim, Tier.PLAUSIBLE, "standing_hypotheses", result.reason)
+
+
+def _with_checks(result: MachineResult, extra: list[LinkCheck]) -> MachineResult:
+    """A step's result with the checks made under the problem's hypotheses added."""
+    if not extra:
+        return result
+    checks = [*result.checks, *extra]
+    refuted = [c for c in extra if c.tier is Tier.REFUTED]
+    if result.outcome == "refuted" or not refuted:
+        outcome = "undecided" if result.outcome in ("grounded", "none") else result.outcome
+        return MachineResult(outcome, checks, result.witness, result.hedged)
+    return MachineResult("refuted", checks, refuted[0].witness, result.hedged)
 
 
 def judge_universal(claim: Universal, settings: Settings) -> LinkCheck:

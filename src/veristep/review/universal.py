@@ -56,7 +56,7 @@ class Universal:
 def find_universals(text: str, context: dict[str, Domain] | None = None) -> list[Universal]:
     """The universal claims of one sentence or step (see the module docstring)."""
     out: list[Universal] = []
-    for sentence_start, sentence in _sentences(text):
+    for sentence_start, sentence in sentences(text):
         if _HEDGE.search(sentence):
             continue
         for quant in _QUANT.finditer(sentence):
@@ -66,7 +66,7 @@ def find_universals(text: str, context: dict[str, Domain] | None = None) -> list
     return out
 
 
-def _sentences(text: str) -> list[tuple[int, str]]:
+def sentences(text: str) -> list[tuple[int, str]]:
     """Sentences, not cut inside a formula (a period in "$1.5$" or "\\[ … . \\]" stays)."""
     spans = math_spans(text)
     cuts, start = [], 0
