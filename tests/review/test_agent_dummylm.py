@@ -166,6 +166,21 @@ def test_a_counterexample_to_a_stated_claim_needs_no_referee_dummylm() -> None:
     assert flaw.witness.startswith("n = 1:")
 
 
+def test_a_lemma_false_under_the_problems_hypotheses_is_flawed_without_a_referee_dummylm() -> None:
+    problem = "Let $a, b, c$ be positive real numbers such that $abc = 1$. Prove that $X \\le 1$."
+    steps = [
+        "Case 1: $a \\ge 1$. Then $a^5 \\ge a$.",  # true in the case: not flagged
+        "We first prove the lemma $a^5 + b^5 + c^2 \\ge a + b + c$.",
+        "Hence the claim.",
+    ]
+    trace = review_proof(steps, lm=DummyLM([]), problem=problem)
+    assert trace.verdict == "rejected" and trace.calls == []
+    assert trace.steps["s1"].state is not State.FLAWED
+    flaw = trace.steps["s2"].flaw
+    assert flaw.kind == "false_statement" and flaw.source == "machine" and flaw.confirmed
+    assert flaw.witness.startswith("a = 1, b = 4/5, c = 5/4 (satisfies the problem's hypotheses)")
+
+
 def test_without_a_model_the_review_is_honestly_undecided() -> None:
     trace = review_proof("We have $6 \\cdot 7 = 42$. Hence the claim holds.")
     assert trace.verdict == "undecided"

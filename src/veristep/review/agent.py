@@ -29,8 +29,18 @@ from veristep.review import ledger as ledger_ops
 from veristep.review.calls import ModelUnavailable
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import read_definitions
-from veristep.review.machine import LinkGrounder, machine_check
+from veristep.review.machine import (
+    LinkCheck,
+    LinkGrounder,
+    StandingMemory,
+    machine_check,
+    with_checks,
+)
+from veristep.review.standing import read_standing
 from veristep.review.trace import FLAW_KINDS, Elaboration, Flaw, ReviewTrace, State, StepRecord
+
+# Checks whose witness is a counterexample to a stated claim: no convention makes it true.
+_COUNTEREXAMPLES = ("small_cases", "standing_hypotheses")
 
 ACCEPTED, REJECTED, UNDECIDED = "accepted", "rejected", "undecided"
 UNAVAILABLE = "model unavailable"
@@ -68,6 +78,8 @@ class ReviewAgent:
         self.checkpoint = checkpoint
         self.on_iteration = on_iteration
         self.contexts: dict[str, dict[str, Domain]] = {}
+        # Checks of inequalities about the problem's letters, made in proof order (review.standing).
+        self.standing_checks: dict[str, list[LinkCheck]] = {}
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -138,9 +150,13 @@ class ReviewAgent:
         """Ground every step, each in the context (declared letters) of the problem and the
         steps before it; a sub-step later inherits its parent's context."""
         context = dict(read_declarations(self.trace.problem))
+        standing = StandingMemory(read_standing(self.trace.problem))
         for sid in self.trace.order:
             self.contexts[sid] = dict(context)
-            for letter, domain in read_declarations(self.trace.steps[sid].text).items():
+            text = self.trace.steps[sid].text
+            # Every step is read in order, even one already checked: its assumptions still count.
+            self.standing_checks[sid] = standing.checks(text, self.settings)
+            for letter, domain in read_declarations(text).items():
                 context[letter] = context[letter].merged(domain) if letter in context else domain
         for step in self.trace.steps.values():
             if step.machine is None and step.state is State.OPEN:
@@ -153,13 +169,14 @@ class ReviewAgent:
         context = self.contexts.get(top.id)
         definitions = read_definitions(self.trace.problem)
         result = machine_check(step.text, self.settings, self.grounder, context, definitions)
+        result = with_checks(result, self.standing_checks.get(step.id, []))
         step.machine = result
         if result.outcome == "grounded":
             step.state, step.tier = State.VERIFIED, Tier.GROUNDED
             step.note = "every computation grounded by a checker"
             self._event(f"{step.id}: VERIFIED by the machine (grounded)")
         elif result.outcome == "refuted":
-            counterexample = any(c.check == "small_cases" for c in result.checks if c.witness)
+            counterexample = any(c.check in _COUNTEREXAMPLES for c in result.checks if c.witness)
             step.state, step.tier = State.FLAWED, Tier.REFUTED
             step.flaw = Flaw(
                 "false_statement" if counterexample else "computational_error",

@@ -217,17 +217,17 @@ def check_steps(
     settings = settings or Settings()
     context = dict(read_declarations(problem))
     definitions = read_definitions(problem)
-    standing = _StandingMemory(read_standing(problem))
+    standing = StandingMemory(read_standing(problem))
     results = []
     for text in texts:
         result = machine_check(text, settings, grounder, context, definitions)
-        results.append(_with_checks(result, standing.checks(text, settings)))
+        results.append(with_checks(result, standing.checks(text, settings)))
         for letter, domain in read_declarations(text).items():
             context[letter] = context[letter].merged(domain) if letter in context else domain
     return results
 
 
-class _StandingMemory:
+class StandingMemory:
     """The problem's hypotheses and the assumptions a proof has made so far, step after step."""
 
     def __init__(self, standing: Standing | None) -> None:
@@ -271,7 +271,7 @@ class _StandingMemory:
         return LinkCheck(claim, Tier.PLAUSIBLE, "standing_hypotheses", result.reason)
 
 
-def _with_checks(result: MachineResult, extra: list[LinkCheck]) -> MachineResult:
+def with_checks(result: MachineResult, extra: list[LinkCheck]) -> MachineResult:
     """A step's result with the checks made under the problem's hypotheses added."""
     if not extra:
         return result
