@@ -39,7 +39,12 @@ def prmbench_grounding() -> int:
 
 
 def opc_grounding(limit: int | None = None) -> int:
-    """Machine checks alone over the OPC proofs: claims read, steps flagged, per human label."""
+    """Machine checks alone over the OPC proofs: claims read, steps flagged, per human label.
+
+    Flags are counted by channel: a mathematical witness (a false computation, a counterexample
+    to a universal claim or to a claim about the problem's letters) or the proof's own admission
+    of a gap; a proof counts once per channel and once in the total.
+    """
     from veristep.review.machine import check_steps
     from veristep.review.segment import segment_proof
 
@@ -50,6 +55,9 @@ def opc_grounding(limit: int | None = None) -> int:
     stats = {
         label: {"proofs": 0, "steps": 0, "read": 0, "universal": 0, "grounded": 0, "flagged": []}
         for label in ("correct", "incorrect")
+    }
+    channels: dict[str, dict[str, set[str]]] = {
+        label: {"witness": set(), "admission": set()} for label in stats
     }
     witnesses = []
     for row in rows:
@@ -65,22 +73,35 @@ def opc_grounding(limit: int | None = None) -> int:
             if result.outcome == "refuted":
                 entry["flagged"].append(f"{row['id']}:{seg.id}")
                 witnesses.append((row["label"], f"{row['id']}:{seg.id}", seg.text, result))
+                admitted = any(c.check == "admitted_gap" for c in result.checks)
+                channels[row["label"]]["admission" if admitted else "witness"].add(row["id"])
     print(f"OPC: {len(rows)} proofs, machine checks only ({time.perf_counter() - started:.1f} s)")
     print(
         "  label      proofs  steps  with a claim read  universal  grounded  FLAWED  proofs flagged"
     )
     for label, e in stats.items():
         proofs = len({key.split(":")[0] for key in e["flagged"]})
-        share = f"{proofs}/{e['proofs']} ({100 * proofs / max(e['proofs'], 1):.1f} %)"
         print(
             f"  {label:<9} {e['proofs']:>6} {e['steps']:>6} {e['read']:>8} "
             f"({100 * e['read'] / max(e['steps'], 1):4.1f} %) {e['universal']:>10} "
-            f"{e['grounded']:>9} {len(e['flagged']):>7}  {share}"
+            f"{e['grounded']:>9} {len(e['flagged']):>7}  {_share(proofs, e['proofs'])}"
+        )
+    print("  proofs flagged by channel:  mathematical witness  admitted gap  either")
+    for label, found in channels.items():
+        total = stats[label]["proofs"]
+        either = found["witness"] | found["admission"]
+        print(
+            f"  {label:<9} {_share(len(found['witness']), total):>33}  "
+            f"{_share(len(found['admission']), total):>12}  {_share(len(either), total)}"
         )
     for label, key, text, result in witnesses:
         print(f"\n[{label}] {key}: {' '.join(text.split())[:300]}")
         print(f"    witness: {result.witness}")
     return 0 if not stats["correct"]["flagged"] else 1
+
+
+def _share(count: int, total: int) -> str:
+    return f"{count}/{total} ({100 * count / max(total, 1):.1f} %)"
 
 
 def main(argv: list[str]) -> int:

@@ -181,6 +181,15 @@ def test_a_lemma_false_under_the_problems_hypotheses_is_flawed_without_a_referee
     assert flaw.witness.startswith("a = 1, b = 4/5, c = 5/4 (satisfies the problem's hypotheses)")
 
 
+def test_a_gap_the_proof_admits_is_flawed_without_a_referee_dummylm() -> None:
+    steps = ["We have $2 + 2 = 4$.", "I was not able to complete a correct proof of the rest."]
+    trace = review_proof(steps, lm=DummyLM([]))
+    assert trace.verdict == "rejected" and trace.calls == []
+    flaw = trace.steps["s2"].flaw
+    assert flaw.kind == "unjustified_gap" and flaw.source == "machine" and flaw.confirmed
+    assert "I was not able to complete a correct proof of the rest." in flaw.witness
+
+
 def test_without_a_model_the_review_is_honestly_undecided() -> None:
     trace = review_proof("We have $6 \\cdot 7 = 42$. Hence the claim holds.")
     assert trace.verdict == "undecided"

@@ -110,3 +110,26 @@ def test_every_flag_on_the_incorrect_opc_proofs_has_a_witness_that_is_rechecked(
             assert sympy.simplify(left - right) != 0, check.latex
             assert f"the left side is {left}" in result.witness
             assert f"the right side is {right}" in result.witness
+
+
+def test_the_incorrect_opc_proofs_that_admit_a_gap_are_flagged_with_their_own_words(
+    shared_data: Path,
+) -> None:
+    """Twenty of the 273 incorrect proofs say, in a sentence of their own, that they do not prove
+    something; each is flagged at that step and the witness quotes the sentence verbatim."""
+    admitting = {
+        "opc-test-014", "opc-test-030", "opc-test-064", "opc-test-068", "opc-test-076",
+        "opc-test-087", "opc-test-116", "opc-test-195", "opc-test-234", "opc-test-252",
+        "opc-test-270", "opc-test-290", "opc-test-299", "opc-test-300", "opc-test-357",
+        "opc-test-380", "opc-test-389", "opc-test-417", "opc-test-422", "opc-test-424",
+    }  # fmt: skip
+    rows = [row for row in _opc_rows(shared_data) if row["label"] == "incorrect"]
+    found = set()
+    for row in rows:
+        _, flags = _machine_flags(row)
+        admitted = [r for _, r in flags if r.checks[0].check == "admitted_gap"]
+        if admitted:
+            found.add(row["id"])
+            quote = admitted[0].checks[0].latex
+            assert quote in " ".join(row["proof"].split()), quote
+    assert found == admitting

@@ -176,19 +176,27 @@ class ReviewAgent:
             step.note = "every computation grounded by a checker"
             self._event(f"{step.id}: VERIFIED by the machine (grounded)")
         elif result.outcome == "refuted":
-            counterexample = any(c.check in _COUNTEREXAMPLES for c in result.checks if c.witness)
+            kinds = {c.check for c in result.checks if c.witness}
+            counterexample = bool(kinds & set(_COUNTEREXAMPLES))
+            admitted = "admitted_gap" in kinds
             step.state, step.tier = State.FLAWED, Tier.REFUTED
             step.flaw = Flaw(
-                "false_statement" if counterexample else "computational_error",
+                "unjustified_gap"
+                if admitted
+                else ("false_statement" if counterexample else "computational_error"),
                 result.witness or "",
                 "machine",
                 True,
-                "a counterexample to a stated claim is not a convention"
-                if counterexample
-                else "a checker's witness",
+                "a gap the proof admits is not a convention"
+                if admitted
+                else (
+                    "a counterexample to a stated claim is not a convention"
+                    if counterexample
+                    else "a checker's witness"
+                ),
             )
             self._event(f"{step.id}: FLAWED by the machine — {result.witness}")
-            if not counterexample and step.parent is None and self.caller is not None:
+            if not (counterexample or admitted) and step.parent is None and self.caller is not None:
                 self._referee_convention(step)
 
     def _referee_convention(self, step: StepRecord) -> None:

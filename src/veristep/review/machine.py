@@ -11,9 +11,10 @@ few hundred cases (``review.smallcases``, in a killable worker): a counterexampl
 agreement is evidence only and never makes a step grounded. The letters' domains come from the
 local context (``review.context``): the problem and the steps before, read by :func:`check_steps`.
 
-A step is decided by the machine alone when (a) an asserted closed link is false, or a universal
-claim has a counterexample — FLAWED, tier refuted — or (b) every link is grounded and the rest of
-the sentence is only connective words — VERIFIED at tier grounded.
+A step is decided by the machine alone when (a) an asserted closed link is false, a universal
+claim has a counterexample, or the step admits a gap in its own words ("I was not able to find a
+complete proof", ``review.admissions``) — FLAWED, tier refuted — or (b) every link is grounded
+and the rest of the sentence is only connective words — VERIFIED at tier grounded.
 
 >>> r = machine_check("So, in total, there are 420 + 48 = 478 seconds.")
 >>> r.outcome, r.witness
@@ -34,6 +35,7 @@ from typing import Any
 
 from veristep.core.settings import Settings
 from veristep.core.tiers import Tier
+from veristep.review.admissions import admission
 from veristep.review.arithmetic import decimals_shown, evaluate
 from veristep.review.claims import Link, find_links
 from veristep.review.context import Domain, read_declarations
@@ -183,6 +185,9 @@ def machine_check(
     definitions are added, and win.
     """
     settings = settings or Settings()
+    admitted = admission(text)
+    if admitted is not None:
+        return MachineResult("refuted", [admitted_gap(admitted)], admitted_gap(admitted).witness)
     links = find_links(text)
     universals = find_universals(text, context)
     if not links and not universals:
@@ -281,6 +286,13 @@ def with_checks(result: MachineResult, extra: list[LinkCheck]) -> MachineResult:
         outcome = "undecided" if result.outcome in ("grounded", "none") else result.outcome
         return MachineResult(outcome, checks, result.witness, result.hedged)
     return MachineResult("refuted", checks, refuted[0].witness, result.hedged)
+
+
+def admitted_gap(sentence: str) -> LinkCheck:
+    """A gap the proof admits in its own words (``review.admissions``): FLAWED, the sentence is
+    the witness."""
+    witness = f"the proof says it does not prove this: “{sentence}”"
+    return LinkCheck(sentence, Tier.REFUTED, "admitted_gap", "a gap the proof admits", witness)
 
 
 def judge_universal(claim: Universal, settings: Settings) -> LinkCheck:

@@ -1,0 +1,71 @@
+"""Gaps a proof admits in its own words ("I was not able to find a complete proof").
+
+A proof that says it does not prove something has a gap that no reviewer needs to find: the
+step where the admission stands is FLAWED (an unjustified gap), its witness is the sentence
+itself, and no convention can close it. Only statements *about the proof being written* count —
+"I was unable to find a correct proof", "this part of the proof is incomplete", "solution sketch",
+"could not be produced within the time limit" — never a mathematical "we cannot find integers
+$a, b$ with …", a cited "proof sketch by …", nor a remark about other people's proofs.
+
+>>> admission("I was unable to find a completely correct elementary proof that it holds.")
+'I was unable to find a completely correct elementary proof that it holds.'
+>>> admission("Hence we cannot find integers $a, b$ with $a^2 = 2b^2$.") is None
+True
+>>> admission("A proof sketch by J. H. Conway is known.") is None
+True
+>>> admission("We could not find a direct proof, so we argue by contradiction.") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+# The object of "could not find …" must be a proof of the required *quality*: "we could not find
+# a direct proof, so we argue by contradiction" is a choice of method, not a gap.
+_OBJECT = (
+    r"(?:[^.]{0,40}?\b(?:complete|correct|full|rigorous|valid|detailed)\w*\b[^.]{0,40}?"
+    r"\b(?:proof|argument|justification|solution)\b|\s+(?:it\s+|this\s+)?rigorously\b)"
+)
+_ADMISSIONS = [
+    re.compile(pattern, re.IGNORECASE | re.MULTILINE)
+    for pattern in (
+        # The writer could not do it.
+        r"\b(?:I|we)\b(?:\s+(?:was|were|am|are|have\s+been|had\s+been))?\s+(?:not\s+able|unable)"
+        r"\s+to\s+(?:find|give|produce|complete|prove|finish|justify|establish|provide|write)\b"
+        + _OBJECT,
+        r"\b(?:I|we)\s+(?:cannot|can't|could\s+not|couldn't|did\s+not\s+manage\s+to)\s+"
+        r"(?:find|give|produce|complete|prove|finish|justify|establish|provide)\b" + _OBJECT,
+        r"\b(?:proof|solution)\b[^.]{0,40}\bcould\s+not\s+be\s+(?:produced|completed|finished)\b",
+        r"\bstate\s+frankly\b",
+        # The proof (or a part of it) is declared incomplete.
+        r"\b(?:this|the|my|our)\s+(?:part\s+of\s+the\s+)?(?:proof|argument|solution)\s+is\s+"
+        r"(?:still\s+)?(?:incomplete|not\s+complete|not\s+(?:fully\s+)?rigorous)\b",
+        r"\bnot\s+(?:fully|rigorously)\s+(?:proven|proved|justified|established)\b",
+        r"\bnot\s+covered\s+by\s+(?:these|this|the|our|my)\b[^.]{0,30}\bproofs?\b",
+        # A sketch instead of a proof, or a proof cut short by time.
+        r"^\W*(?:solution|proof)\s+sketch\b(?!\s+by\b)",
+        r"\b(?:solution|proof)\s+sketch\s+is\s+(?:posted|given|provided)\b",
+        r"\b(?:proof|solution|answer|content)\b[^.]{0,60}\b(?:within\s+the\s+time[- ]limit|"
+        r"exceeded\s+(?:the\s+)?time)\b",
+        r"\b(?:general|full|complete|rigorous)\s+proof\b[^.]{0,80}\bbeyond\s+the\s+scope\b",
+        r"\bsuch\s+proofs\s+are\b[^.]{0,30}\bbeyond\s+the\s+scope\b",
+    )
+]
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+
+
+def admission(text: str) -> str | None:
+    """The sentence of ``text`` in which the proof admits a gap, or None."""
+    for pattern in _ADMISSIONS:
+        m = pattern.search(text)
+        if m:
+            return _sentence_around(text, m.start(), m.end())
+    return None
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    begin = max(c for c in cuts if c <= start)
+    finish = min((c for c in cuts if c >= end), default=len(text))
+    return " ".join(text[begin:finish].split())
