@@ -4,7 +4,8 @@ A proof that says it does not prove something has a gap that no reviewer needs t
 step where the admission stands is FLAWED (an unjustified gap), its witness is the sentence
 itself, and no convention can close it. Only statements *about the proof being written* count —
 "I was unable to find a correct proof", "this part of the proof is incomplete", "solution sketch",
-"could not be produced within the time limit" — never a mathematical "we cannot find integers
+"could not be produced within the time limit", "this makes it plausible that …", "numerical
+evidence suggests …" — never a mathematical "we cannot find integers
 $a, b$ with …", a cited "proof sketch by …", nor a remark about other people's proofs.
 
 >>> admission("I was unable to find a completely correct elementary proof that it holds.")
@@ -50,6 +51,11 @@ _ADMISSIONS = [
         r"exceeded\s+(?:the\s+)?time)\b",
         r"\b(?:general|full|complete|rigorous)\s+proof\b[^.]{0,80}\bbeyond\s+the\s+scope\b",
         r"\bsuch\s+proofs\s+are\b[^.]{0,30}\bbeyond\s+the\s+scope\b",
+        # Evidence offered in place of a proof.
+        r"\b(?:makes\s+it|it\s+is|seems)\s+plausible\b",
+        r"\b(?:provides?|gives?|is)\s+(?:strong|numerical|empirical)\s+evidence\b",
+        r"\b(?:numerical|computational)\s+(?:check|experiment|evidence)s?\s+(?:suggests?|indicates?)\b",
+        r"\blikely\s+the\s+intended\b",
     )
 ]
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
