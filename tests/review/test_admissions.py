@@ -28,7 +28,7 @@ def test_admissions_fixture(expected: str, text: str) -> None:
     if expected == "none":
         assert found is None, found
         return
-    assert found is not None and " ".join(text.split()).startswith(found[:20])
+    assert found is not None and found in " ".join(text.split())
     result = machine_check(text)
     assert result.outcome == "refuted"
     check = result.checks[0]

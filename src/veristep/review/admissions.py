@@ -56,6 +56,13 @@ _ADMISSIONS = [
         r"\b(?:provides?|gives?|is)\s+(?:strong|numerical|empirical)\s+evidence\b",
         r"\b(?:numerical|computational)\s+(?:check|experiment|evidence)s?\s+(?:suggests?|indicates?)\b",
         r"\blikely\s+the\s+intended\b",
+        r"\b(?:numerical|empirical)\s+evidence\s+(?:strongly\s+)?(?:supports?|suggests?|indicates?)\b",
+        r"\b(?:is|are)\s+(?:very\s+|most\s+)?likely\s+true\b",
+        r"\ba\s+rigorous\s+proof\s+(?:would\s+)?(?:requires?|needs?)\b",
+        # A result the proof assumes instead of proving, or a request for help instead of a proof.
+        r"\b(?:we|I)\s+(?:will|shall)\s+assume\s+this\s+(?:result|lemma|claim|fact|statement)\b",
+        r"\bif\s+we\s+assume\s+this\s+(?:specific\s+)?(?:result|lemma|claim|fact)\b",
+        r"\bcould\s+you\s+(?:please\s+)?(?:provide|check|clarify|give)\b",
     )
 ]
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
