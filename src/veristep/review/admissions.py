@@ -57,12 +57,24 @@ _ADMISSIONS = [
         r"\b(?:numerical|computational)\s+(?:check|experiment|evidence)s?\s+(?:suggests?|indicates?)\b",
         r"\blikely\s+the\s+intended\b",
         r"\b(?:numerical|empirical)\s+evidence\s+(?:strongly\s+)?(?:supports?|suggests?|indicates?)\b",
-        r"\b(?:is|are)\s+(?:very\s+|most\s+)?likely\s+true\b",
+        r"\b(?:is|are)\s+(?:very\s+|most\s+)?likely\s+(?:true|correct)\b",
         r"\ba\s+rigorous\s+proof\s+(?:would\s+)?(?:requires?|needs?)\b",
         # A result the proof assumes instead of proving, or a request for help instead of a proof.
         r"\b(?:we|I)\s+(?:will|shall)\s+assume\s+this\s+(?:result|lemma|claim|fact|statement)\b",
         r"\bif\s+we\s+assume\s+this\s+(?:specific\s+)?(?:result|lemma|claim|fact)\b",
         r"\bcould\s+you\s+(?:please\s+)?(?:provide|check|clarify|give)\b",
+        r"\b(?:I|we)\s+(?:cannot|can't|could\s+not|couldn't)\s+(?:furnish|give|provide|produce|find|"
+        r"write)\s+(?:a|any)\s+proof\b",
+        r"\bassume\s+(?:that\s+)?this\s+is\s+the\s+only\b",
+        r"\bsuggests?\s+that\b[^.]{0,60}\b(?:is|are)\s+the\s+only\b",
+        r"\b(?:non-?trivial|difficult|hard)\s+to\s+(?:show|prove|establish)\s+from\s+first\s+principles\b",
+        r"\bif\s+we\s+assume\s+\w+'s\s+(?:result|lemma|theorem|claim)\b",
+        # Work left out: an omitted argument is a gap the reader is asked to fill.
+        r"\bomit(?:ted)?\s+(?:the|this|these)\s+(?:\w+\s+)?(?:routine|remaining|final|tedious|details?|"
+        r"proofs?|computations?|calculations?|verifications?|bookkeeping|counting)\b",
+        r"\b(?:have|has)\s+been\s+omitted\b",
+        r"\b(?:details|argument|computations?|calculations?|verifications?)\s+(?:are|is|were)"
+        r"\s+omitted\b",
     )
 ]
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
