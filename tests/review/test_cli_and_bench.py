@@ -43,6 +43,26 @@ def test_review_without_a_model_grounds_and_rejects_the_computational_error(
     assert 'data-step="s2"' in page and "verdict: rejected" in page
 
 
+def test_review_with_the_problem_tries_claims_under_its_hypotheses(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problem, proof = tmp_path / "problem.md", tmp_path / "proof.md"
+    problem.write_text("Let $a, b, c$ be positive reals such that $abc = 1$. Prove it.\n")
+    proof.write_text("We prove the lemma $a^5 + b^5 + c^2 \\ge a + b + c$.\n\nHence it.\n")
+    assert main(["review", str(proof), "--problem", str(problem), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    flaw = doc["steps"][0]["flaw"]
+    assert doc["verdict"] == "rejected" and flaw["kind"] == "false_statement"
+    assert flaw["witness"].startswith(
+        "a = 1, b = 4/5, c = 5/4 (satisfies the problem's hypotheses)"
+    )
+    # Without the problem the same proof has no hypotheses to try the lemma under.
+    assert main(["review", str(proof), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "undecided"
+    assert main(["review", str(proof), "--problem", str(tmp_path / "none.md")]) == 2
+    assert "problem file not found" in capsys.readouterr().err
+
+
 def test_review_text_report_says_undecided_for_prose_without_a_model(
     tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -20,6 +20,12 @@ HELP = "review a natural-language proof step by step (OPEN/VERIFIED/FLAWED, ledg
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("proof", nargs="?", help="a Markdown/LaTeX proof file ('-' for stdin)")
     parser.add_argument("--model", help="DSPy/LiteLLM model string (default: VERISTEP_MODEL)")
+    parser.add_argument(
+        "--problem",
+        metavar="FILE",
+        help="the problem statement ('-' for stdin): its letters, hypotheses and definitions "
+        "are the context every step is checked in",
+    )
     parser.add_argument("--json", action="store_true", help="print the whole trace as JSON")
     parser.add_argument("--html", metavar="OUT.html", help="also write a self-contained HTML page")
     parser.add_argument("--trace", metavar="PATH", help="where the resumable trace is saved")
@@ -67,11 +73,16 @@ def _run_review(args: argparse.Namespace, settings: Settings, model: str | None)
     from veristep.review.run import review_proof
 
     text = _read_proof(args.proof)
+    if args.problem == "-" and args.proof == "-":
+        raise InputError("the proof and --problem cannot both be read from stdin")
+    problem = _read_proof(args.problem, "problem") if args.problem else ""
     if args.max_iterations is not None and args.max_iterations < 1:
         raise InputError(f"--max-iterations must be at least 1, got {args.max_iterations}")
     if args.html and not Path(args.html).resolve().parent.is_dir():
         raise InputError(f"--html {args.html}: its folder does not exist")  # before the work
-    trace_path = Path(args.trace) if args.trace else _default_trace(settings, text, model)
+    trace_path = (
+        Path(args.trace) if args.trace else _default_trace(settings, f"{problem}\n{text}", model)
+    )
     with _iteration_status() as on_iteration:
         trace = review_proof(
             text,
@@ -81,6 +92,7 @@ def _run_review(args: argparse.Namespace, settings: Settings, model: str | None)
             resume=args.resume,
             budget=Budget(max_iterations=args.max_iterations),
             source=args.proof,
+            problem=problem,
             on_iteration=on_iteration,
         )
     if args.html:
@@ -118,19 +130,19 @@ def _iteration_status() -> Iterator[Callable[[Any], None]]:
         yield show
 
 
-def _read_proof(name: str) -> str:
+def _read_proof(name: str, what: str = "proof") -> str:
     path = Path(name)
     if name != "-" and not path.is_file():
-        raise InputError(f"proof file not found: {name}")
+        raise InputError(f"{what} file not found: {name}")
     try:
         # Bytes, then strict UTF-8: text-mode stdin would smuggle undecodable bytes in as
         # surrogates that fail later, far from here.
         data = sys.stdin.buffer.read() if name == "-" else path.read_bytes()
         return data.decode("utf-8")
     except OSError as exc:
-        raise InputError(f"cannot read the proof file {name}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot read the {what} file {name}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise InputError(f"proof file is not UTF-8 text: {name} (byte {exc.start})") from None
+        raise InputError(f"{what} file is not UTF-8 text: {name} (byte {exc.start})") from None
 
 
 def _default_trace(settings: Settings, text: str, model: str | None) -> Path:
