@@ -84,13 +84,21 @@ def real_value(text: str) -> Any:
     >>> real_value("\\\\sin(22.5)") is None, real_value("\\\\log 100") is None
     (True, True)
     """
+    found = real_angle(text)
+    return None if found is None else found[0]
+
+
+def real_angle(text: str) -> tuple[Any, bool] | None:
+    """:func:`real_value`, and whether the value is an angle in degrees (``120^\\circ``; a
+    degree mark inside ``\\sin 30^\\circ`` gives a number, not an angle)."""
     try:
         tokens = _tokenize(text, REAL_COMMANDS)
-        parser = _Parser(tokens, _Reals())
+        reals = _Reals()
+        parser = _Parser(tokens, reals)
         value = parser.expression()
         if parser.pos != len(tokens):
             return None
-        return value
+        return value, reals.free_degrees > 0
     except (_Undecidable, ZeroDivisionError, RecursionError):
         return None
 
@@ -174,6 +182,7 @@ class _Reals(_Rationals):
         import sympy
 
         self.sp = sympy
+        self.free_degrees = 0  # degree marks outside any trigonometric argument
 
     def number(self, token: str) -> Any:
         if len(token) > MAX_DIGITS // 4:
@@ -215,7 +224,9 @@ class _Reals(_Rationals):
             base = parser.group()
             return self._log(parser.argument(), base)
         if token in ("\\sin", "\\cos", "\\tan"):
+            before = self.free_degrees
             angle = parser.argument()
+            self.free_degrees = before  # the degrees were consumed: the value is a number
             # An angle is a multiple of pi or in degrees: \sin(22.5) may mean degrees.
             if not (angle.has(sp.pi) or angle.is_zero):
                 raise _Undecidable("angle without units")
@@ -226,6 +237,7 @@ class _Reals(_Rationals):
         raise _Undecidable(token)
 
     def degrees(self, value: Any) -> Any:
+        self.free_degrees += 1
         return value * self.sp.pi / 180
 
     def _log(self, argument: Any, base: Any) -> Any:

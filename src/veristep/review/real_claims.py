@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from veristep.review.arithmetic import decimals_shown, real_value
+from veristep.review.arithmetic import decimals_shown, real_angle
 
 DIGITS = 60
 _SEPARATED = Fraction(1, 10**12)  # relative gap that 60-digit values cannot fake
@@ -50,9 +50,12 @@ def decide_real(lhs: str, rel: str, rhs: str) -> RealDecision:
     """Decide ``lhs rel rhs`` for closed real arithmetic (see the module docstring)."""
     import sympy as sp
 
-    left, right = real_value(lhs), real_value(rhs)
-    if left is None or right is None:
+    read_left, read_right = real_angle(lhs), real_angle(rhs)
+    if read_left is None or read_right is None:
         return RealDecision("unknown", reason="not closed real arithmetic")
+    (left, left_angle), (right, right_angle) = read_left, read_right
+    if left_angle != right_angle:  # "-48 + 180 = 132^\circ": a dropped unit, not a slip
+        return RealDecision("unknown", reason="one side is in degrees, the other a bare number")
     a, b = _digits(left), _digits(right)
     if a is None or b is None:
         return RealDecision("unknown", reason="a side is not a finite real number")
