@@ -46,6 +46,7 @@ from veristep.review.standing import (
     Standing,
     asserted,
     assumptions,
+    extremum_claims,
     read_standing,
     redefines,
     search_standing,
@@ -252,6 +253,7 @@ class StandingMemory:
                 relations = [f"{x.lhs} {_REL_LATEX[x.rel]} {x.rhs}" for x in links]
                 self.assumed += assumptions(sentence, relations)
                 continue
+            links += [x for x in extremum_claims(sentence) if self._about_letters(x)]
             out += [self._judge(link, settings) for link in links if link.rel in ORDER_RELATIONS]
         return out
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from veristep.review.claims import Link
 from veristep.review.smallcases import CaseResult, _case, _parse, _show, shown_claim
 
 ORDER_RELATIONS = ("<", "<=", ">", ">=")
@@ -71,6 +72,12 @@ _NOT_ASSERTED = re.compile(
 _TRIES_VALUES = re.compile(
     r"\bequality|\bequal when|\btest|check|example|e\.g|instance|\btry|plug|substitut|numerical|"
     r"sample|\bsay\b|attain|achiev|extremal",
+    re.IGNORECASE,
+)
+_INLINE = r"(?:\$([^$]{1,120})\$|\\\(((?:(?!\\\)).){1,120})\\\))"
+_EXTREMUM = re.compile(
+    r"\b(maximum|max|largest|greatest|minimum|min|smallest|least)\s+(?:possible\s+)?"
+    r"(?:value\s+)?of\s+" + _INLINE + r"\s+(?:is|equals)\s+" + _INLINE,
     re.IGNORECASE,
 )
 _ASSUMES = re.compile(
@@ -138,6 +145,21 @@ def read_standing(problem: str) -> Standing | None:
 def asserted(sentence: str) -> bool:
     """False for a sentence that supposes, restricts, defines or denies (see the module doc)."""
     return not _NOT_ASSERTED.search(sentence)
+
+
+def extremum_claims(sentence: str) -> list[Link]:
+    """ "The maximum of $E$ is $M$" claims $E \\le M$ at every admissible point (and "the
+    minimum", $E \\ge M$): a point where $E$ passes $M$ refutes the claimed extremum.
+
+    >>> [(x.lhs, x.rel, x.rhs) for x in extremum_claims("So the maximum value of $xy$ is $1$.")]
+    [('xy', '<=', '1')]
+    """
+    out = []
+    for m in _EXTREMUM.finditer(sentence):
+        word, expr, value = m.group(1).lower(), m.group(2) or m.group(3), m.group(4) or m.group(5)
+        rel = "<=" if word in ("maximum", "max", "largest", "greatest") else ">="
+        out.append(Link(expr.strip(), rel, value.strip(), m.start(), False))
+    return out
 
 
 def assumptions(sentence: str, relations: list[str]) -> list[str]:
