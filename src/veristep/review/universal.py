@@ -30,7 +30,12 @@ from veristep.review.context import (
 )
 from veristep.review.segment import math_spans
 
-_QUANT = re.compile(r"\bfor\s+(?:all|every|each|any)\b", re.IGNORECASE)
+# "for all $n$", and a bare "for $n \\ge 5$": a lower bound on a letter quantifies over it too.
+_QUANT = re.compile(
+    r"\bfor\s+(?:all|every|each|any)\b"
+    r"|\bfor(?=\s*(?:\$|\\\()\s*[a-zA-Z]\s*(?:\\geq?|\\geqslant|\\ge|>|≥)\s*-?\d)",
+    re.IGNORECASE,
+)
 # A sentence that supposes, denies or tests a universal statement does not assert it.
 _HEDGE = re.compile(
     r"suppos|assum|\bif\b|whether|\bnot\b|false|contradict|would|n't|\bno\b|\bfails?\b|"
