@@ -33,6 +33,7 @@ What is read, and what is left alone because it is not a claim about every admis
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -234,6 +235,7 @@ def search_standing(claim: str, standing: Standing, assumed: tuple[str, ...]) ->
     return CaseResult("agrees", cases, reason=f"holds at {cases} admissible points (evidence)")
 
 
+@functools.lru_cache(maxsize=64)  # a worker solves each problem's equation once, not per claim
 def _solve_constraint(sp: Any, standing: Standing) -> tuple[str | None, Any] | None:
     """(letter, its value in terms of the others) from the problem's equation; (None, None) if
     there is no equation; None when no letter has exactly one solution."""
