@@ -60,3 +60,12 @@ def test_standing_hypotheses_fixture(case: dict[str, list[str]], recheck_fails: 
         sign = ">" if standing is not None and standing.strict else "\\ge"
         for letter in standing.letters if standing and standing.lower is not None else ():
             assert not recheck_fails(f"{letter} {sign} 0", values)  # in the declared range
+
+
+def test_an_exploding_hypothesis_or_claim_gives_no_evidence_and_no_crash() -> None:
+    problem = "Let $a, b$ be positive real numbers such that $a^{10^{10}} + b^{99} = 7$. Prove it."
+    steps = ["Clearly $a^{99999} \\le b + 1$.", "Also $\\frac{1}{a-a} \\ge b$ and $a <$."]
+    results = check_steps(steps, problem)
+    checks = [c for r in results for c in r.checks if c.check == "standing_hypotheses"]
+    assert checks and all(c.tier.name_lower == "plausible" for c in checks)
+    assert all(r.outcome == "undecided" for r in results)
