@@ -54,3 +54,25 @@ def test_a_closed_nat_computation_is_done_in_binary() -> None:
         "pow_mod_bad", "Require Import Arith.", "Theorem pow_mod_bad : (5 ^ 30) mod 7 = 2."
     )
     assert not confirm(wrong, script, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+
+
+@pytest.mark.coq
+def test_remainders_with_letters_become_linear_facts_for_lia() -> None:
+    """miniF2F mathd_numbertheory_247: zify; Z.div_mod_to_equations; lia finds no witness; the
+    remainder script (n = 11 * q + r, r < 11 for each remainder) closes it, and no false one."""
+    theorem = Theorem(
+        "mod_inverse", "Require Import Arith.",
+        "Theorem mod_inverse : forall n : nat, (3 * n) mod 11 = 2 -> n mod 11 = 8.",
+    )  # fmt: skip
+    zify = "intros; zify; Z.div_mod_to_equations; lia."
+    assert not confirm(theorem, zify, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+    scripts = goal_scripts(theorem)
+    verdict = confirm(theorem, scripts[0], timeout_s=30, prelude=TACTIC_PRELUDE)
+    assert verdict.accepted, verdict.reason
+    wrong = Theorem(
+        "mod_inverse_bad", "Require Import Arith.",
+        "Theorem mod_inverse_bad : forall n : nat, (3 * n) mod 11 = 2 -> n mod 11 = 7.",
+    )  # fmt: skip
+    assert not any(
+        confirm(wrong, s, timeout_s=30, prelude=TACTIC_PRELUDE).accepted for s in scripts
+    )

@@ -72,11 +72,35 @@ NAT_TO_Z = (
 _CLOSED_NAT = re.compile(r":\s*\(?[\d\s()+*^/]*(?:mod[\d\s()+*^/]*)*\)?\s*=\s*\d+\s*\.\s*$")
 
 
+# Remainders in nat with letters in them ((3 * n) mod 11 = 2 -> n mod 11 = 8): each a mod m
+# becomes a fresh r with a = m * q + r and r < m, so lia sees a linear problem over integers.
+# (zify; Z.div_mod_to_equations leaves lia without a witness on these.) Witnesses of "exists k,
+# n = 3 * k" are taken apart first. (Unnamed fresh names: the strict path admits no string literal.)
+_ONE_REMAINDER = (
+    "pose proof (Nat.div_mod a m ltac:(lia)); pose proof (Nat.mod_upper_bound a m ltac:(lia)); "
+    # Each fresh name is taken only once the names before it exist, so no two coincide.
+    "let r := fresh in set (r := a mod m) in *; let q := fresh in set (q := a / m) in *; "
+    "clearbody r q"
+)
+NAT_REMAINDERS = (
+    "intros; repeat match goal with H : exists _, _ |- _ => destruct H end; "
+    "repeat match goal with "
+    f"| H : context [?a mod ?m] |- _ => {_ONE_REMAINDER} "
+    f"| |- context [?a mod ?m] => {_ONE_REMAINDER} "
+    "end; "
+)
+_NAT_MOD = re.compile(r"\bmod\b")
+
+
 def goal_scripts(theorem: Theorem) -> list[str]:
     """Scripts for this statement, most specific first."""
     domain = theorem_domain(theorem)
     if domain == "nat":
-        return [NAT_TO_Z] if _CLOSED_NAT.search(theorem.statement) else []
+        if _CLOSED_NAT.search(theorem.statement):
+            return [NAT_TO_Z]
+        if _NAT_MOD.search(theorem.statement):
+            return [NAT_REMAINDERS + "lia.", NAT_REMAINDERS + "nia."]
+        return []
     if domain != "R":
         return []
     statement = theorem.statement
