@@ -116,15 +116,6 @@ _CONNECTIVES = frozenset(
     }
 )
 
-_REL_LATEX = {
-    "<=": "\\le",
-    ">=": "\\ge",
-    "!=": "\\ne",
-    "~": "\\approx",
-    "=": "=",
-    "<": "<",
-    ">": ">",
-}
 _COMMAND = re.compile(r"\\[a-zA-Z]+")
 _INTEGER = re.compile(r"^\s*[-+]?\s*\d[\d,]*\s*$")
 LinkGrounder = Callable[[Link, Settings], "LinkCheck | None"]
@@ -188,7 +179,8 @@ def machine_check(
     settings = settings or Settings()
     admitted = admission(text)
     if admitted is not None:
-        return MachineResult("refuted", [admitted_gap(admitted)], admitted_gap(admitted).witness)
+        gap = admitted_gap(admitted)
+        return MachineResult("refuted", [gap], gap.witness)
     links = find_links(text)
     universals = find_universals(text, context)
     if not links and not universals:
@@ -250,7 +242,7 @@ class StandingMemory:
                 return out
             links = [link for link in find_links(sentence) if self._about_letters(link)]
             if not asserted(sentence):
-                relations = [f"{x.lhs} {_REL_LATEX[x.rel]} {x.rhs}" for x in links]
+                relations = [x.latex for x in links]
                 self.assumed += assumptions(sentence, relations)
                 continue
             links += [x for x in extremum_claims(sentence) if self._about_letters(x)]
@@ -265,7 +257,7 @@ class StandingMemory:
     def _judge(self, link: Link, settings: Settings) -> LinkCheck:
         from veristep.core.pool import run_cas
 
-        claim = f"{link.lhs} {_REL_LATEX[link.rel]} {link.rhs}"
+        claim = link.latex
         run = run_cas(search_standing, claim, self.standing, tuple(self.assumed), settings=settings)
         if not run.ok:
             reason = f"search under the problem's hypotheses stopped ({run.status}): no evidence"
