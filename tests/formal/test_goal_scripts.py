@@ -76,3 +76,76 @@ def test_remainders_with_letters_become_linear_facts_for_lia() -> None:
     assert not any(
         confirm(wrong, s, timeout_s=30, prelude=TACTIC_PRELUDE).accepted for s in scripts
     )
+
+
+def _first_accepted(theorem: Theorem) -> str | None:
+    for script in goal_scripts(theorem):
+        if confirm(theorem, script, timeout_s=30, prelude=TACTIC_PRELUDE).accepted:
+            return script
+    return None
+
+
+# Each shape: a statement no portfolio member proves, which a script read off its shape proves,
+# and the same statement with a wrong answer, which none proves (Coq decides, not the script).
+_NAT = "Require Import Arith."
+_REAL = "Require Import Reals.\nOpen Scope R_scope."
+SHAPES = {
+    "gcd_lcm": (
+        _NAT,
+        "Theorem t : forall b : nat, Nat.lcm 12 b = 60 -> Nat.gcd 12 b = 4 -> b = {}.",
+        "20", "24", "intros; nia.",
+    ),
+    "gcd_lcm_bounded_factor": (
+        _NAT,
+        "Theorem t : forall m n : nat, Nat.gcd m n = 4 -> Nat.lcm m n = 40 -> {} <= m + n.",
+        "28", "29", "intros; nia.",
+    ),
+    "large_literal": (
+        _NAT,
+        "Theorem t : forall a : nat, a <= 9 -> 10000 * a + 2 = 70002 -> a = {}.",
+        "7", "6", "intros; lia.",
+    ),
+    "digits_case_split": (
+        _NAT,
+        "Theorem t : forall a b : nat, 1 <= a /\\ a <= 9 /\\ b <= 9 -> "
+        "(10 * a + b) ^ 2 = 2025 -> a + b = {}.",
+        "9", "10", "intros; nia.",
+    ),
+    "divided_hypothesis": (
+        _REAL,
+        "Theorem t : forall x : R, x <> -2 -> (x - 3) / (x + 2) = 3 -> x = {}.",
+        "-9/2", "-4", "intros; field_simplify in *; nra.",
+    ),
+    "square_root": (
+        _REAL,
+        "Theorem t : forall y : R, 0 <= 2 * y + 1 -> sqrt (2 * y + 1) = 5 -> y = {}.",
+        "12", "13", "intros; nra.",
+    ),
+    "recurrence_instances": (
+        _REAL,
+        "Theorem t : forall (a : nat -> R), (forall n : nat, a (S (S n)) - a (S n) = "
+        "a (S n) - a n) -> a 1%nat = 1 -> a 3%nat = 5 -> a 6%nat = {}.",
+        "11", "12", "intros; lra.",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.coq
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_shape_script_proves_the_right_answer_only(shape: str) -> None:
+    header, template, right, wrong, baseline = SHAPES[shape]
+    theorem = Theorem("t", header, template.format(right))
+    assert not confirm(theorem, baseline, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+    assert _first_accepted(theorem) is not None, goal_scripts(theorem)
+    assert _first_accepted(Theorem("t", header, template.format(wrong))) is None
+
+
+@pytest.mark.coq
+def test_a_goal_exists_x_p_implies_q_is_vacuous_when_p_0_is_false() -> None:
+    """miniF2F mathd_numbertheory_296 states "exists x, x^3 = n -> ..." (an implication inside
+    the existential): x = 0 makes it vacuous when n >= 2. The same script fails when n may be 0."""
+    template = "Theorem t : forall n : nat, {} -> exists x, x ^ 3 = n -> 4096 <= n."
+    theorem = Theorem("t", _NAT, template.format("2 <= n"))
+    assert not confirm(theorem, "intros; lia.", timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+    assert _first_accepted(theorem) == "intros; exists 0; intros; simpl in *; lia."
+    assert _first_accepted(Theorem("t", _NAT, template.format("0 <= n"))) is None

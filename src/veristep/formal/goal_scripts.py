@@ -28,11 +28,15 @@ from veristep.formal.backends.base import Theorem
 
 # The first scripts of a statement are checked even when the portfolio has spent the budget:
 # at most this many, each under the tactic timeout, so the overrun is bounded.
-ALWAYS_CHECKED_GOAL_SCRIPTS = 3
+ALWAYS_CHECKED_GOAL_SCRIPTS = 5
 _MAX_HINTS = 8
 _MAX_VARIABLES = 4
+_MAX_CASES = 30  # values of one bounded nat variable tried in turn
+_MAX_CASES_NESTED = 12  # values of each of two nested ones
+_MAX_INDEX = 12  # a recurrence is instantiated at 0 .. the largest index the statement names
 # Binders "(x y : R)", "forall a b : R," — not "(f : R -> R)" nor "(u : nat -> R)".
 _REAL_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*R\b(?!\s*->)")
+_NAT_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*nat\b(?!\s*->)")
 _KEYWORDS = frozenset({"forall", "exists", "fun", "Theorem", "Lemma", "let", "in"})
 _CONSTANT = re.compile(r"(?<![\w.'])(\d+)(?![\w.'])")
 
@@ -63,6 +67,8 @@ def small_constants(statement: str, limit: int = 6) -> list[str]:
 # 5 ^ 30 is a unary term no machine can build. Names are qualified (Znat is loaded by Zify's
 # prelude but not imported). Subtraction and comparisons have side conditions: not offered.
 _NAT2Z = "Coq.ZArith.Znat.Nat2Z"
+_Z = "Coq.ZArith.BinInt.Z"
+_NAT = "Coq.Arith.PeanoNat.Nat"
 NAT_TO_Z = (
     f"apply {_NAT2Z}.inj; "
     + "rewrite "
@@ -91,20 +97,189 @@ NAT_REMAINDERS = (
 )
 _NAT_MOD = re.compile(r"\bmod\b")
 
+# Hypotheses taken apart: witnesses of "exists k, ..." and conjunctions.
+DESTRUCT = (
+    "repeat match goal with H : exists _, _ |- _ => destruct H end; "
+    "repeat match goal with H : _ /\\ _ |- _ => destruct H end; "
+)
+# Coq reads a nat literal of 5000 or more as Nat.of_num_uint applied to its digits, which lia
+# treats as an unknown atom (123422 = 123422 is then beyond it). Each becomes a fresh n with
+# Z.of_nat n = its binary value, computed once; lia reads that.
+_ONE_BIG = (
+    "let n := fresh in set (n := Nat.of_num_uint u) in *; "
+    f"let z := eval vm_compute in ({_Z}.of_nat n) in "
+    f"assert ({_Z}.of_nat n = z) by (vm_compute; reflexivity); clearbody n"
+)
+BIG_LITERALS = (
+    "repeat match goal with "
+    f"| H : context [Nat.of_num_uint ?u] |- _ => {_ONE_BIG} "
+    f"| |- context [Nat.of_num_uint ?u] => {_ONE_BIG} "
+    "end; "
+)
+# lia does not expand x ^ 3 in nat; a literal exponent becomes a product it reads.
+POWERS = f"rewrite ?{_NAT}.pow_succ_r', ?{_NAT}.pow_0_r in *; "
+_BIG_LITERAL = re.compile(r"(?<![\w.'])\d{4,}(?![\w.'])")
+
+# gcd a b = g and lcm a b = L: a = p * g and b = q * g, and lcm a b = a * (b / g) = a * q, so
+# lia sees products of letters by constants. TAIL runs inside the match, where p and q exist.
+_GCD_LCM = (
+    "try unfold Nat.lcm in *; match goal with H : Nat.gcd ?a ?b = ?g |- _ => "
+    "let Hp := fresh in let Hq := fresh in let p := fresh in let q := fresh in "
+    f"pose proof ({_NAT}.gcd_divide_l a b) as [p Hp]; "
+    f"pose proof ({_NAT}.gcd_divide_r a b) as [q Hq]; rewrite H in *; "
+    f"try replace (b / g) with q in * by (rewrite Hq, {_NAT}.div_mul; lia); "
+    f"try replace (a / g) with p in * by (rewrite Hp, {_NAT}.div_mul; lia); "
+    "TAIL end."
+)
+
+
+def case_split(variable: str, inner: str = "solve [nia]", cases: int = _MAX_CASES) -> str:
+    """``variable`` split into 0, 1, 2, ... while the rest is not yet closed by nia, each case
+    closed by ``inner``: what a person does with a bounded natural number (a digit, a factor of
+    21). Fails unless every case closes, and stops after ``cases`` cases.
+
+    >>> case_split("a", cases=2)
+    'do 2 (first [solve [nia] | destruct a as [|a]; [solve [nia] | ]])'
+    """
+    return f"do {cases} (first [solve [nia] | destruct {variable} as [|{variable}]; [{inner} | ]])"
+
+
+def nat_variables(statement: str) -> list[str]:
+    """The statement's nat variables (not functions), in order of declaration."""
+    names: list[str] = []
+    for match in _NAT_BINDER.finditer(statement):
+        names += [n for n in match.group(1).split() if n not in _KEYWORDS]
+    return list(dict.fromkeys(names))
+
 
 def goal_scripts(theorem: Theorem) -> list[str]:
     """Scripts for this statement, most specific first."""
     domain = theorem_domain(theorem)
     if domain == "nat":
-        if _CLOSED_NAT.search(theorem.statement):
-            return [NAT_TO_Z]
-        if _NAT_MOD.search(theorem.statement):
-            return [NAT_REMAINDERS + "lia.", NAT_REMAINDERS + "nia."]
-        return []
-    if domain != "R":
-        return []
-    statement = theorem.statement
+        return _nat_scripts(theorem.statement)
+    if domain == "Z":
+        return _integer_scripts(theorem.statement)
+    if domain == "R":
+        return _real_scripts(theorem.statement)
+    return []
+
+
+def _body(statement: str) -> str:
+    """The statement without ``Theorem name``, whose digits are not the problem's."""
+    return statement.split(":", 1)[-1]
+
+
+def _nat_scripts(statement: str) -> list[str]:
+    if _CLOSED_NAT.search(statement):
+        return [NAT_TO_Z]
+    body = _body(statement)
     out: list[str] = []
+    if "Nat.gcd" in body:
+        out += [
+            "intros; " + DESTRUCT + _GCD_LCM.replace("TAIL", "lia"),
+            "intros; " + DESTRUCT + _GCD_LCM.replace("TAIL", "subst; " + case_split("p")),
+        ]
+    if _NAT_MOD.search(body):
+        out += [NAT_REMAINDERS + "lia.", NAT_REMAINDERS + "nia."]
+    prepare = "intros; " + DESTRUCT
+    prepare += BIG_LITERALS if _BIG_LITERAL.search(body) else ""
+    prepare += POWERS if "^" in body else ""
+    if "exists" in body:
+        # A goal "exists x, P x -> Q" holds when P 0 is false: the witness 0 makes it vacuous.
+        out.append("intros; exists 0; intros; simpl in *; lia.")
+    if prepare != "intros; " + DESTRUCT or "exists" in body:
+        out += [prepare + "lia.", prepare + "nia."]
+    variables = nat_variables(statement)
+    if variables and re.search(r"\*|\^", body):
+        out.append(prepare + case_split(variables[0]) + ".")
+        if len(variables) > 1:
+            inner = case_split(variables[1], cases=_MAX_CASES_NESTED)
+            out.append(prepare + case_split(variables[0], inner, _MAX_CASES_NESTED) + ".")
+    return out
+
+
+def _integer_scripts(statement: str) -> list[str]:
+    body = _body(statement)
+    if "exists" not in body:
+        return []
+    return [
+        "intros; " + DESTRUCT + "lia.",
+        "intros; exists 0%Z; intros; lia.",
+        "intros; " + DESTRUCT + "nia.",
+    ]
+
+
+# Real-number shapes a person clears before lra: a fraction in a hypothesis (multiplied by its
+# denominator, which must be provably nonzero), a fraction as the goal, a variable stated nonzero
+# (every equation multiplied by it), sqrt e = c (squared, with 0 <= e), a function given by a
+# formula with a side condition (rewritten from the inside out), a nat answer of a real equation
+# (moved to IZR), and a recurrence over nat instantiated at the indices the statement names.
+DIVIDED_HYPOTHESES = (
+    "repeat match goal with H : ?a / ?b = ?c |- _ => let Hb := fresh in "
+    "assert (Hb : b <> 0) by (try lra; nra); let E := fresh in "
+    "pose proof (f_equal (fun t => t * b) H) as E; cbv beta in E; "
+    "replace (a / b * b) with a in E by (field; exact Hb); clear H Hb end; "
+)
+# INR n > 0 from (0 < n)%nat, which lra cannot see through INR.
+POSITIVE_INR = (
+    "repeat match goal with H : (0 < ?v)%nat |- _ => pose proof (lt_0_INR v H); clear H end; "
+)
+DIVIDED_GOAL = (
+    "match goal with |- ?a / ?b = ?c => apply (Rmult_eq_reg_r b); "
+    "[field_simplify; try lra; nra | try lra; nra] end."
+)
+NONZERO_MULTIPLIED = (
+    "intros; repeat match goal with Hn : ?v <> 0, H : _ = _ |- _ => "
+    "apply (f_equal (fun t => t * v)) in H; field_simplify in H; revert H end; intros; lra."
+)
+SQUARED_ROOTS = (
+    "intros; repeat match goal with H : sqrt ?e = ?c |- _ => let E := fresh in "
+    "pose proof (sqrt_sqrt e ltac:(lra)) as E; rewrite H in E; clear H end; nra."
+)
+INSIDE_OUT = (
+    "intros; repeat match goal with H : forall _, _ -> ?f _ = _ |- context [?f ?a] => "
+    "rewrite (H a) by lra end; field."
+)
+NAT_ANSWER = f"intros; apply {_NAT2Z}.inj; apply eq_IZR; simpl; lra."
+_DIVISION = re.compile(r"(?<![\\/])/(?![\\/])")  # not /\\ nor \\/
+_NAT_GOAL = re.compile(r"->\s*\(?\s*[A-Za-z_][\w']*\s*=\s*\d+(?:%nat)?\s*\)?\s*\.\s*$")
+_NAT_RECURRENCE = re.compile(r"forall\s+\(?\s*[A-Za-z_][\w']*\s*:\s*nat\s*\)?\s*,")
+_CONDITIONAL_DEFINITION = re.compile(r"forall\s+\(?\s*[A-Za-z_][\w']*[^,]*,\s*[^,]*<>[^,]*->\s*\w+")
+
+
+def _shape_scripts(statement: str) -> list[str]:
+    """Scripts for the real-number shapes above that this statement has."""
+    body = _body(statement)
+    out: list[str] = []
+    divisions = len(_DIVISION.findall(body))
+    if divisions:
+        positive = POSITIVE_INR if "INR" in body else ""
+        out += [
+            "intros; " + positive + DIVIDED_HYPOTHESES + "lra.",
+            "intros; " + positive + DIVIDED_GOAL,
+        ]
+        if "=" in body.split("->")[-1] and divisions > 1:
+            out.append("intros; " + positive + DIVIDED_HYPOTHESES + DIVIDED_GOAL)
+        if "<>" in body:
+            out.append(NONZERO_MULTIPLIED)
+    if "sqrt" in body:
+        out.append(SQUARED_ROOTS)
+    if _CONDITIONAL_DEFINITION.search(body):
+        out.append(INSIDE_OUT)
+    if "nat" in body and _NAT_GOAL.search(body):
+        out.append(NAT_ANSWER)
+    if _NAT_RECURRENCE.search(body):
+        last = max((int(c) for c in _CONSTANT.findall(body) if int(c) <= _MAX_INDEX), default=0)
+        instances = "; ".join(f"pose proof (H {i}%nat)" for i in range(last + 1))
+        out.append(
+            f"intros; match goal with H : forall _ : nat, _ |- _ => {instances} end; "
+            "simpl in *; lra."
+        )
+    return out
+
+
+def _real_scripts(statement: str) -> list[str]:
+    out = _shape_scripts(statement)
     if "Rabs" in statement:
         out += [ABS_SPLIT + "lra.", ABS_SPLIT + "nra."]
     variables = real_variables(statement)[:_MAX_VARIABLES]
