@@ -111,6 +111,12 @@ SHAPES = {
         "(10 * a + b) ^ 2 = 2025 -> a + b = {}.",
         "9", "10", "intros; nia.",
     ),
+    "power_remainder": (
+        _NAT,
+        "Theorem t : forall a b : nat, a <= 9 -> b <= 9 -> 3 ^ 20 mod 100 = 10 * a + b -> "
+        "a + b = {}.",
+        "1", "2", "intros; lia.",
+    ),
     "divided_hypothesis": (
         _REAL,
         "Theorem t : forall x : R, x <> -2 -> (x - 3) / (x + 2) = 3 -> x = {}.",
@@ -120,6 +126,12 @@ SHAPES = {
         _REAL,
         "Theorem t : forall y : R, 0 <= 2 * y + 1 -> sqrt (2 * y + 1) = 5 -> y = {}.",
         "12", "13", "intros; nra.",
+    ),
+    "definitions_rewritten": (
+        _REAL,
+        "Theorem t : forall f g : R -> R, (forall x, f x = 2 * x + 1) -> "
+        "(forall x, g x = x ^ 2) -> f (g 3) = {}.",
+        "19", "18", "intros; lra.",
     ),
     "recurrence_instances": (
         _REAL,

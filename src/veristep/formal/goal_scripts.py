@@ -34,11 +34,13 @@ _MAX_VARIABLES = 4
 _MAX_CASES = 30  # values of one bounded nat variable tried in turn
 _MAX_CASES_NESTED = 12  # values of each of two nested ones
 _MAX_INDEX = 12  # a recurrence is instantiated at 0 .. the largest index the statement names
+_SMALL_NAT = 5000  # Coq writes nat literals from here on as Nat.of_num_uint terms
+_MAX_EXPONENT = 10_000  # b ^ e in Z with e beyond this is too large to compute
 # Binders "(x y : R)", "forall a b : R," — not "(f : R -> R)" nor "(u : nat -> R)".
 _REAL_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*R\b(?!\s*->)")
 _NAT_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*nat\b(?!\s*->)")
 _KEYWORDS = frozenset({"forall", "exists", "fun", "Theorem", "Lemma", "let", "in"})
-_CONSTANT = re.compile(r"(?<![\w.'])(\d+)(?![\w.'])")
+_CONSTANT = re.compile(r"(?<![\w.'])(\d+)(?![\w']|\.\d)")  # "1." ends a statement
 
 # |a| split into a ≥ 0 and a < 0, in the goal and in every hypothesis.
 ABS_SPLIT = (
@@ -58,8 +60,9 @@ def real_variables(statement: str) -> list[str]:
 
 def small_constants(statement: str, limit: int = 6) -> list[str]:
     """The integer literals of the statement below 1000 (exponents included: they are cheap
-    hints), in order of appearance; 0 and 1 add nothing to a square."""
-    found = [c for c in _CONSTANT.findall(statement) if 1 < int(c) < 1000]
+    hints), in order of appearance, then 1 (a ≤ 1 wants (a - 1)^2); 0 adds nothing to a square."""
+    literals = _CONSTANT.findall(statement)
+    found = [c for c in literals if 1 < int(c) < 1000] + [c for c in literals if int(c) == 1]
     return list(dict.fromkeys(found))[:limit]
 
 
@@ -75,6 +78,9 @@ NAT_TO_Z = (
     + ", ".join(f"?{_NAT2Z}.inj_{op}" for op in ("mod", "div", "pow", "mul", "add"))
     + "; vm_compute; reflexivity."
 )
+# A closed power remainder inside a larger statement (5 ^ 100 mod 1000 = 100 * a + ...): its
+# value is computed here, and the script replaces the term by it, proving the replacement in Z.
+_POWER_REMAINDER = re.compile(r"\(?\s*(\d+)\s*\^\s*(\d+)\s*\)?\s*mod\s*(\d+)")
 _CLOSED_NAT = re.compile(r":\s*\(?[\d\s()+*^/]*(?:mod[\d\s()+*^/]*)*\)?\s*=\s*\d+\s*\.\s*$")
 
 
@@ -83,7 +89,8 @@ _CLOSED_NAT = re.compile(r":\s*\(?[\d\s()+*^/]*(?:mod[\d\s()+*^/]*)*\)?\s*=\s*\d
 # (zify; Z.div_mod_to_equations leaves lia without a witness on these.) Witnesses of "exists k,
 # n = 3 * k" are taken apart first. (Unnamed fresh names: the strict path admits no string literal.)
 _ONE_REMAINDER = (
-    "pose proof (Nat.div_mod a m ltac:(lia)); pose proof (Nat.mod_upper_bound a m ltac:(lia)); "
+    f"pose proof ({_NAT}.div_mod a m ltac:(lia)); "
+    f"pose proof ({_NAT}.mod_upper_bound a m ltac:(lia)); "
     # Each fresh name is taken only once the names before it exist, so no two coincide.
     "let r := fresh in set (r := a mod m) in *; let q := fresh in set (q := a / m) in *; "
     "clearbody r q"
@@ -100,6 +107,7 @@ _NAT_MOD = re.compile(r"\bmod\b")
 # Hypotheses taken apart: witnesses of "exists k, ..." and conjunctions.
 DESTRUCT = (
     "repeat match goal with H : exists _, _ |- _ => destruct H end; "
+    f"repeat match goal with H : {_NAT}.divide _ _ |- _ => destruct H end; "
     "repeat match goal with H : _ /\\ _ |- _ => destruct H end; "
 )
 # Coq reads a nat literal of 5000 or more as Nat.of_num_uint applied to its digits, which lia
@@ -169,11 +177,37 @@ def _body(statement: str) -> str:
     return statement.split(":", 1)[-1]
 
 
+def power_remainders(statement: str) -> str:
+    """Sentences that rewrite each closed ``b ^ e mod m`` of the statement to its value.
+
+    (``replace ... in *`` would try to match the term against the goal by computation in unary.)
+
+    >>> power_remainders("Theorem t : 5^100 mod 1000 = 100 * a -> a = 6.")
+    'let E := fresh in assert (E : 5 ^ 100 mod 1000 = 625) by (apply Coq.ZArith.Znat.Nat2Z.inj; \
+rewrite ?Coq.ZArith.Znat.Nat2Z.inj_mod, ?Coq.ZArith.Znat.Nat2Z.inj_pow; vm_compute; reflexivity); \
+rewrite E in *; clear E; '
+    """
+    out = ""
+    for base, exponent, modulus in dict.fromkeys(_POWER_REMAINDER.findall(_body(statement))):
+        if int(modulus) == 0 or int(modulus) >= _SMALL_NAT or int(exponent) > _MAX_EXPONENT:
+            continue
+        value = pow(int(base), int(exponent), int(modulus))
+        out += (
+            f"let E := fresh in assert (E : {base} ^ {exponent} mod {modulus} = {value}) by "
+            f"(apply {_NAT2Z}.inj; rewrite ?{_NAT2Z}.inj_mod, ?{_NAT2Z}.inj_pow; "
+            "vm_compute; reflexivity); rewrite E in *; clear E; "
+        )
+    return out
+
+
 def _nat_scripts(statement: str) -> list[str]:
     if _CLOSED_NAT.search(statement):
         return [NAT_TO_Z]
     body = _body(statement)
     out: list[str] = []
+    computed = power_remainders(statement)
+    if computed:
+        out += [f"intros; {computed}{DESTRUCT}{tactic}." for tactic in ("lia", "nia")]
     if "Nat.gcd" in body:
         out += [
             "intros; " + DESTRUCT + _GCD_LCM.replace("TAIL", "lia"),
@@ -212,8 +246,9 @@ def _integer_scripts(statement: str) -> list[str]:
 # Real-number shapes a person clears before lra: a fraction in a hypothesis (multiplied by its
 # denominator, which must be provably nonzero), a fraction as the goal, a variable stated nonzero
 # (every equation multiplied by it), sqrt e = c (squared, with 0 <= e), a function given by a
-# formula with a side condition (rewritten from the inside out), a nat answer of a real equation
-# (moved to IZR), and a recurrence over nat instantiated at the indices the statement names.
+# formula (every definition rewritten, side conditions by lra; with a side condition on the
+# argument, from the inside out), a nat answer of a real equation (moved to IZR), and a
+# recurrence over nat instantiated at the indices the statement names.
 DIVIDED_HYPOTHESES = (
     "repeat match goal with H : ?a / ?b = ?c |- _ => let Hb := fresh in "
     "assert (Hb : b <> 0) by (try lra; nra); let E := fresh in "
@@ -235,6 +270,10 @@ NONZERO_MULTIPLIED = (
 SQUARED_ROOTS = (
     "intros; repeat match goal with H : sqrt ?e = ?c |- _ => let E := fresh in "
     "pose proof (sqrt_sqrt e ltac:(lra)) as E; rewrite H in E; clear H end; nra."
+)
+DEFINITIONS_REWRITTEN = (
+    "intros; repeat match goal with H : forall _, _ |- _ => progress rewrite ?H by lra end; "
+    "try lra; field."
 )
 INSIDE_OUT = (
     "intros; repeat match goal with H : forall _, _ -> ?f _ = _ |- context [?f ?a] => "
@@ -264,6 +303,8 @@ def _shape_scripts(statement: str) -> list[str]:
             out.append(NONZERO_MULTIPLIED)
     if "sqrt" in body:
         out.append(SQUARED_ROOTS)
+    if "R -> R" in body:
+        out.append(DEFINITIONS_REWRITTEN)
     if _CONDITIONAL_DEFINITION.search(body):
         out.append(INSIDE_OUT)
     if "nat" in body and _NAT_GOAL.search(body):
