@@ -133,6 +133,17 @@ SHAPES = {
         "(forall x, g x = x ^ 2) -> f (g 3) = {}.",
         "19", "18", "intros; lra.",
     ),
+    "logarithms_of_literals": (
+        _REAL,
+        "Theorem t : (ln 24 / ln 2) / (ln 2 / ln 12) - (ln 48 / ln 2) / (ln 2 / ln 6) = {}.",
+        "2", "3", "intros; field.",
+    ),
+    "logarithms_of_variables": (
+        _REAL,
+        "Theorem t : forall x y w : R, 1 < x -> 1 < y -> 0 < w -> ln w / ln x = 2 -> "
+        "ln w / ln y = 3 -> ln w / ln (x * y) = {}.",
+        "6/5", "5/6", "intros; lra.",
+    ),
     "recurrence_instances": (
         _REAL,
         "Theorem t : forall (a : nat -> R), (forall n : nat, a (S (S n)) - a (S n) = "

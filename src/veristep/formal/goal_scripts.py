@@ -6,6 +6,13 @@ cannot see through ``Rabs``. These scripts supply what the statement itself sugg
 of each real variable shifted by the statement's own constants, squares of differences and sums
 of two variables, every ``Rabs`` split into its two cases, fractions cleared before ``nra``, and
 a closed computation in nat done in Z.
+
+Other shapes are what a person clears before ``lia``: gcd and lcm written as multiples of the
+gcd, nat literals of 5000 and more (opaque to ``lia``) given their binary value, literal powers
+expanded, a closed ``b ^ e mod m`` computed, witnesses of ``exists`` and ``Nat.divide`` taken
+apart, and a bounded nat variable split into its cases. Over the reals: a fraction multiplied
+out, ``sqrt e = c`` squared, function definitions rewritten, a recurrence instantiated, and a
+nat answer of a real equation moved to ``IZR``.
 They are candidates like any other: Coq decides, and the strict path accepts.
 
 >>> from veristep.formal.backends.base import Theorem
@@ -36,6 +43,7 @@ _MAX_CASES_NESTED = 12  # values of each of two nested ones
 _MAX_INDEX = 12  # a recurrence is instantiated at 0 .. the largest index the statement names
 _SMALL_NAT = 5000  # Coq writes nat literals from here on as Nat.of_num_uint terms
 _MAX_EXPONENT = 10_000  # b ^ e in Z with e beyond this is too large to compute
+_MAX_LOG_LITERAL = 10**6  # ln N of literals up to this are factored
 # Binders "(x y : R)", "forall a b : R," — not "(f : R -> R)" nor "(u : nat -> R)".
 _REAL_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*R\b(?!\s*->)")
 _NAT_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*nat\b(?!\s*->)")
@@ -280,10 +288,20 @@ INSIDE_OUT = (
     "rewrite (H a) by lra end; field."
 )
 NAT_ANSWER = f"intros; apply {_NAT2Z}.inj; apply eq_IZR; simpl; lra."
+_LOGARITHM = re.compile(r"\bln\s*\(?\s*(\d+)\s*\)?(?![\w.])")
 _DIVISION = re.compile(r"(?<![\\/])/(?![\\/])")  # not /\\ nor \\/
 _NAT_GOAL = re.compile(r"->\s*\(?\s*[A-Za-z_][\w']*\s*=\s*\d+(?:%nat)?\s*\)?\s*\.\s*$")
 _NAT_RECURRENCE = re.compile(r"forall\s+\(?\s*[A-Za-z_][\w']*\s*:\s*nat\s*\)?\s*,")
 _CONDITIONAL_DEFINITION = re.compile(r"forall\s+\(?\s*[A-Za-z_][\w']*[^,]*,\s*[^,]*<>[^,]*->\s*\w+")
+
+
+# ln v > 0 for each v > 1, ln of products split (arguments positive by nra), then the fractions
+# cleared: ln w / ln x = 24 becomes ln w = 24 * ln x, linear in the logarithms.
+LOGARITHMS_OF_VARIABLES = (
+    "intros; repeat match goal with H : 1 < ?v |- _ => let P := fresh in "
+    "assert (P : 0 < ln v) by (rewrite <- ln_1; apply ln_increasing; lra); revert H end; "
+    "intros; rewrite ?ln_mult in * by nra; " + DIVIDED_HYPOTHESES + DIVIDED_GOAL
+)
 
 
 def _shape_scripts(statement: str) -> list[str]:
@@ -303,6 +321,8 @@ def _shape_scripts(statement: str) -> list[str]:
             out.append(NONZERO_MULTIPLIED)
     if "sqrt" in body:
         out.append(SQUARED_ROOTS)
+    if divisions and re.search(r"\bln\s*\(?\s*[A-Za-z]", body):
+        out.append(LOGARITHMS_OF_VARIABLES)
     if "R -> R" in body:
         out.append(DEFINITIONS_REWRITTEN)
     if _CONDITIONAL_DEFINITION.search(body):
@@ -319,8 +339,55 @@ def _shape_scripts(statement: str) -> list[str]:
     return out
 
 
+def prime_factors(n: int) -> dict[int, int]:
+    """``n``'s prime factorisation by trial division (the statement's literals are small).
+
+    >>> prime_factors(80)
+    {2: 4, 5: 1}
+    """
+    factors: dict[int, int] = {}
+    p = 2
+    while p * p <= n:
+        while n % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            n //= p
+        p += 1
+    if n > 1:
+        factors[n] = factors.get(n, 0) + 1
+    return factors
+
+
+def logarithms_of_primes(statement: str) -> str | None:
+    """A script that writes each ``ln N`` of a literal as a sum of ``ln p`` over N's primes (each
+    ``ln p > 0``), after which ``field`` sees a rational function of a few atoms.
+
+    ``ln 27 / ln 3 = 3`` becomes ``(3 * L3) / L3 = 3``; without it ``field`` sees two atoms.
+    """
+    literals = sorted({int(n) for n in _LOGARITHM.findall(_body(statement)) if int(n) > 1})
+    if not literals or max(literals) > _MAX_LOG_LITERAL:
+        return None
+    factored = {n: prime_factors(n) for n in literals}
+    primes = sorted({p for factors in factored.values() for p in factors})
+    out = "intros; "
+    for p in primes:
+        out += f"assert (0 < ln {p}) by (rewrite <- ln_1; apply ln_increasing; lra); "
+    for n, factors in factored.items():
+        if factors == {n: 1}:
+            continue  # ln p itself is an atom
+        terms = " + ".join(f"INR {e} * ln {p}" for p, e in factors.items())
+        out += (
+            f"let E := fresh in assert (E : ln {n} = {terms}) by "
+            "(rewrite <- !ln_pow, <- ?ln_mult by (repeat (apply Rmult_lt_0_compat || "
+            "apply pow_lt); lra); f_equal; simpl; lra); rewrite E in *; clear E; "
+        )
+    return out + "simpl INR in *; field; repeat split; lra."
+
+
 def _real_scripts(statement: str) -> list[str]:
     out = _shape_scripts(statement)
+    logarithms = logarithms_of_primes(statement)
+    if logarithms:
+        out.insert(0, logarithms)
     if "Rabs" in statement:
         out += [ABS_SPLIT + "lra.", ABS_SPLIT + "nra."]
     variables = real_variables(statement)[:_MAX_VARIABLES]
