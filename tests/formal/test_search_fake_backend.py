@@ -119,3 +119,62 @@ def test_deterministic_candidates_run_before_the_model_dummylm() -> None:
     result = ProofSearch(THEOREM, backend, agents, budget_s=10).run()
     assert result.solved and result.phase == "portfolio"
     assert agents.tactician.trace.model_calls == 0 and not lm.history  # never asked
+
+
+@dataclass
+class _Scripted(FakeBackend):
+    """Tactics in ``errors`` fail with that (kind, Coq message) instead of a bare tactic error."""
+
+    errors: dict[str, tuple[FailureKind, str]] = field(default_factory=dict)
+
+    def apply(self, theorem, path, tactic, goals_before):  # type: ignore[override]
+        self.calls += 1
+        if tactic in self.errors:
+            kind, message = self.errors[tactic]
+            return Attempt(tactic, Signals.failed(kind, message, goals_before))
+        return super().apply(theorem, path, tactic, goals_before)
+
+
+def _search_offering(backend: FakeBackend, first: list[str], lemmas: list[str]) -> ProofSearch:
+    from veristep.formal.agents import Tactician
+    from veristep.formal.retriever import Lemma, LemmaIndex
+    from veristep.formal.search import Agents
+
+    class Offering(Tactician):
+        def tactics(self, state, plan, lemmas, k, advice=""):  # type: ignore[override]
+            return list(first)
+
+    agents = Agents(tactician=Offering())
+    agents.retriever.index = LemmaIndex([Lemma(name, "forall n : nat, n = n") for name in lemmas])
+    return ProofSearch(THEOREM, backend, agents, budget_s=10, mcts_iterations=1, expansion_k=4)
+
+
+def test_an_unknown_lemma_name_is_repaired_to_the_nearest_real_one_at_the_same_node() -> None:
+    """VERITAS feeds Coq's error back to its model; offline the error itself shapes the next
+    candidate: the name Coq did not find becomes the nearest name of the lemma index."""
+    backend = _Scripted(steps={("apply eq_refl_nat.",): "No more goals."})
+    backend.errors = {
+        "apply eq_refl_nats.": (
+            FailureKind.UNKNOWN_REFERENCE,
+            "The reference eq_refl_nats was not found in the current environment.",
+        )
+    }
+    search = _search_offering(backend, ["apply eq_refl_nats."], ["eq_refl_nat", "plus_n_O"])
+    result = search.run()
+    assert result.solved and result.phase == "mcts"
+    assert result.proof == "apply eq_refl_nat."
+
+
+def test_a_unification_failure_of_apply_is_retried_as_eapply() -> None:
+    backend = _Scripted(steps={("eapply f_equal.",): "No more goals."})
+    backend.errors = {"apply f_equal.": (FailureKind.TYPE, "Unable to unify")}
+    result = _search_offering(backend, ["apply f_equal."], []).run()
+    assert result.solved and result.proof == "eapply f_equal."
+
+
+def test_without_an_error_there_is_no_repair() -> None:
+    """A tactic that fails for another reason (a decision procedure gave up) is not rewritten."""
+    backend = _Scripted(steps={("eapply f_equal.",): "No more goals."})
+    backend.errors = {"apply f_equal.": (FailureKind.TACTIC, "Tactic failure")}
+    result = _search_offering(backend, ["apply f_equal."], []).run()
+    assert not result.solved

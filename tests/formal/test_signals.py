@@ -75,3 +75,21 @@ def test_real_coq_outputs_are_classified() -> None:
 
 def test_theorem_record_is_hashable() -> None:
     assert Theorem("a", "", "Theorem a : True.") in {Theorem("a", "", "Theorem a : True.")}
+
+
+def test_the_critic_values_a_shorter_goal_with_a_new_fact_above_a_longer_one() -> None:
+    """Progress is more than the goal count: one goal before and after, but the first child
+    gained a hypothesis and a shorter conclusion, the second only a longer conclusion."""
+    from veristep.formal.agents import Critic
+
+    parent = "1 goal\n  x : R\n  ====\n  x * (x + 2) + 1 >= 0\n"
+    closer = "1 goal\n  x : R\n  H : 0 <= (x + 1) ^ 2\n  ====\n  (x + 1) ^ 2 >= 0\n"
+    longer = "1 goal\n  x : R\n  ====\n  x * x + 2 * x + 1 + 0 * (x * x * x + x * x) >= 0\n"
+    critic = Critic()
+
+    def value(after: str) -> float:
+        signals = Signals(True, True, 1, 1, False, goals_text=after)
+        return critic.value(signals, 1, len(after), parent_goals=parent)
+
+    assert value(closer) > critic.value(Signals(True, True, 1, 1, False), 1, len(closer))
+    assert value(closer) > value(longer)

@@ -121,6 +121,10 @@ class LemmaIndex:
     def modules(self) -> tuple[str, ...]:
         return tuple(sorted({lem.module for lem in self.lemmas if lem.module}))
 
+    def names(self, modules: frozenset[str] | None = None) -> list[str]:
+        """The lemma names, only those of ``modules`` (the loaded ones) when given."""
+        return [lem.name for lem in self.lemmas if modules is None or lem.module in modules]
+
     def retrieve(
         self,
         goal: str,

@@ -19,13 +19,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from veristep.formal.agents import Critic, Plan, Retriever, Strategist, Tactician
+from veristep.formal.agents import STRATEGIES, Critic, Plan, Retriever, Strategist, Tactician
 from veristep.formal.agents.lm import model_deadline
+from veristep.formal.agents.tactician import rule_tactics
 from veristep.formal.backends.base import Attempt, Backend, Theorem
 from veristep.formal.backends.coq import goals_key
 from veristep.formal.backends.coqtop import CoqCrashed
 from veristep.formal.goal_scripts import ALWAYS_CHECKED_GOAL_SCRIPTS, goal_scripts
 from veristep.formal.portfolio import PORTFOLIO
+from veristep.formal.repairs import repairs
 from veristep.formal.signals import FailureKind
 from veristep.formal.state import ProofState
 
@@ -275,7 +277,12 @@ class ProofSearch:
         failures: Counter[str] = Counter()
         known_bad = self.failed_on_goal.setdefault(first_goal_key(leaf.goals_text), set())
         best = 0.0
-        for tactic in tactics:
+        # Coq's errors shape the rest of this expansion: repairs of a failed tactic and, after
+        # no progress, the next strategy's tactics join the queue (at most ``expansion_k`` more).
+        queue, queued, extra = list(tactics), set(tactics), self.expansion_k
+        switched = False
+        while queue:
+            tactic = queue.pop(0)
             if budget.left <= 0:
                 break
             if tactic in known_bad:  # failed on this very goal at another node
@@ -284,6 +291,7 @@ class ProofSearch:
             self.attempts.append(attempt)
             leaf.attempts.append(attempt)
             signals = attempt.signals
+            follow: list[str] = []
             if not signals.ok:
                 if signals.failure is not FailureKind.TIMEOUT:  # a timeout says nothing
                     known_bad.add(tactic)
@@ -291,32 +299,53 @@ class ProofSearch:
                 if signals.failure is FailureKind.CRASH:
                     leaf.dead = True  # every saved state died with the process
                     break
-                continue
-            if signals.goals_after == 0:
+                follow = repairs(tactic, signals.failure, signals.message, self._lemma_names())
+            elif signals.goals_after == 0:
                 return "\n".join([*leaf.path(), tactic])
-            key = goals_key(signals.goals_text)
-            signals.no_op = key == goals_key(leaf.goals_text)
-            if signals.no_op or key in seen:
+            else:
+                key = goals_key(signals.goals_text)
+                signals.no_op = key == goals_key(leaf.goals_text)
+                if not (signals.no_op or key in seen):
+                    seen.add(key)
+                    best = max(best, self._grow(leaf, attempt, plan))
+                    continue
                 failures["no_progress"] += 1
-                continue
-            seen.add(key)
-            value = self.agents.critic.value(
-                signals, leaf.depth + 1, len(signals.goals_text), leaf.signal_counts
-            )
-            child = Node(
-                attempt.state or leaf.state,
-                signals.goals_text,
-                signals.goals_after or 1,
-                leaf.depth + 1,
-                tactic,
-                leaf,
-                prior=value,
-                alignment=_alignment(tactic, plan),
-            )
-            leaf.children.append(child)
-            best = max(best, value)
+                if not switched:
+                    switched = True
+                    follow = rule_tactics(state, _next_strategy(plan), lemmas)[:2]
+            fresh = [t for t in follow if t not in queued and t not in known_bad][:extra]
+            extra -= len(fresh)
+            queued.update(fresh)
+            queue[:0] = fresh  # a repair is tried next, while its error is the freshest news
         self._backpropagate(leaf, best, failures)
         return None
+
+    def _lemma_names(self) -> list[str]:
+        index = self.agents.retriever.index
+        return index.names(self.modules) if index is not None else []
+
+    def _grow(self, leaf: Node, attempt: Attempt, plan: Plan) -> float:
+        """A child for a tactic that made progress; its value."""
+        signals = attempt.signals
+        value = self.agents.critic.value(
+            signals,
+            leaf.depth + 1,
+            len(signals.goals_text),
+            leaf.signal_counts,
+            parent_goals=leaf.goals_text,
+        )
+        child = Node(
+            attempt.state or leaf.state,
+            signals.goals_text,
+            signals.goals_after or 1,
+            leaf.depth + 1,
+            attempt.text,
+            leaf,
+            prior=value,
+            alignment=_alignment(attempt.text, plan),
+        )
+        leaf.children.append(child)
+        return value
 
     def _backpropagate(self, leaf: Node, value: float, failures: Counter[str]) -> None:
         node: Node | None = leaf
@@ -364,6 +393,12 @@ def first_goal_key(goals_text: str) -> str:
     """
     body = goals_text.split("\n", 1)[1] if "\n" in goals_text else goals_text
     return goals_key(body.split("\ngoal 2", 1)[0])
+
+
+def _next_strategy(plan: Plan) -> Plan:
+    """The strategy after ``plan``'s, for when its tactics make no progress."""
+    at = STRATEGIES.index(plan.strategy) if plan.strategy in STRATEGIES else -1
+    return Plan(STRATEGIES[(at + 1) % len(STRATEGIES)], plan.depth, plan.source)
 
 
 def _alignment(tactic: str, plan: Plan) -> float:

@@ -165,3 +165,32 @@ class Signals:
             failure=kind,
             message=message.strip()[:500],
         )
+
+
+def focused_goal(goals_text: str) -> tuple[list[str], str]:
+    """(hypotheses, conclusion) of the first goal of a goals display."""
+    body = goals_text.split("\ngoal 2", 1)[0]
+    above, _, below = body.partition("====")
+    hypotheses = [line.strip() for line in above.splitlines()[1:] if ":" in line]
+    return hypotheses, " ".join(below.strip("= \n").split())
+
+
+def structural_progress(before: str, after: str) -> float:
+    """Progress a goal count does not show, in [-1, 1]: half for a shorter conclusion (by a
+    tenth or more; minus half for one grown by half), half for hypotheses gained.
+
+    >>> before = "1 goal\\n  x : R\\n  ====\\n  x * (x + 2) + 1 >= 0\\n"
+    >>> after = "1 goal\\n  x : R\\n  H : 0 <= (x + 1)^2\\n  ====\\n  0 <= (x + 1)^2\\n"
+    >>> structural_progress(before, after)
+    1.0
+    """
+    hyps_before, goal_before = focused_goal(before)
+    hyps_after, goal_after = focused_goal(after)
+    score = 0.0
+    if goal_before and len(goal_after) <= 0.9 * len(goal_before):
+        score += 0.5
+    elif goal_before and len(goal_after) >= 1.5 * len(goal_before):
+        score -= 0.5
+    if len(hyps_after) > len(hyps_before):
+        score += 0.5
+    return score

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veristep.formal.agents.lm import AgentTrace, predict
-from veristep.formal.signals import FailureKind, Signals
+from veristep.formal.signals import FailureKind, Signals, structural_progress
 from veristep.formal.state import ProofState
 
 
@@ -43,15 +43,23 @@ class Critic:
     trace: AgentTrace = field(default_factory=AgentTrace)
 
     def value(
-        self, signals: Signals, depth: int, goal_chars: int, failures: Counter[str] | None = None
+        self,
+        signals: Signals,
+        depth: int,
+        goal_chars: int,
+        failures: Counter[str] | None = None,
+        parent_goals: str | None = None,
     ) -> float:
-        """Value in [0, 1] from the signals of the step that produced the state."""
+        """Value in [0, 1] from the signals of the step that produced the state (and, given the
+        parent's goals, from how the focused goal changed: shorter, or with facts gained)."""
         if signals.complete or signals.goals_after == 0:
             return 1.0
         if not signals.ok or signals.no_op:
             return 0.0
         value = 0.55 + 0.15 * max(-2, min(2, signals.progress)) - 0.04 * depth
         value -= min(0.2, goal_chars / 4000)  # long goals are usually far from closed
+        if parent_goals:
+            value += 0.1 * structural_progress(parent_goals, signals.goals_text)
         if failures:
             tried = sum(failures.values())
             bad = failures[FailureKind.TYPE.value] + failures[FailureKind.UNKNOWN_REFERENCE.value]
