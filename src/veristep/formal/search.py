@@ -151,6 +151,7 @@ class ProofSearch:
     # Tactics that failed on a focused goal, by its text: the same goal met at another node (a
     # sibling's subgoal, another order of the same moves) does not pay for the same failures.
     failed_on_goal: dict[str, set[str]] = field(default_factory=dict)
+    lemma_names: list[str] | None = None  # for repairing unknown names; filled on first use
 
     def run(self) -> SearchResult:
         budget = Budget(self.budget_s)
@@ -299,7 +300,9 @@ class ProofSearch:
                 if signals.failure is FailureKind.CRASH:
                     leaf.dead = True  # every saved state died with the process
                     break
-                follow = repairs(tactic, signals.failure, signals.message, self._lemma_names())
+                unknown = signals.failure is FailureKind.UNKNOWN_REFERENCE
+                names = self._lemma_names() if unknown else []
+                follow = repairs(tactic, signals.failure, signals.message, names)
             elif signals.goals_after == 0:
                 return "\n".join([*leaf.path(), tactic])
             else:
@@ -321,8 +324,11 @@ class ProofSearch:
         return None
 
     def _lemma_names(self) -> list[str]:
-        index = self.agents.retriever.index
-        return index.names(self.modules) if index is not None else []
+        """Names of the index's lemmas in the loaded modules (read once per search)."""
+        if self.lemma_names is None:
+            index = self.agents.retriever.index
+            self.lemma_names = index.names(self.modules) if index is not None else []
+        return self.lemma_names
 
     def _grow(self, leaf: Node, attempt: Attempt, plan: Plan) -> float:
         """A child for a tactic that made progress; its value."""
