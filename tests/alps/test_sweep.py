@@ -40,6 +40,36 @@ def test_ladder_resolves_rechecks_resumes_and_writes_table_and_plot(tmp_path):
     assert {r["verdict"] for r in rows} == {"TRIVIAL", "AUSTIN"}
 
 
+def test_a_fresh_store_resumes_from_the_export_but_reruns_resolutions_for_their_certificate(
+    tmp_path,
+):
+    export = tmp_path / "cells.jsonl"
+    rows = [
+        {"config": "e/triv/auto", "budget": 2, "verdict": "TRIVIAL", "secs": 0.1, "law": TRIVIAL},
+        {
+            "config": "e/sat/satauto",
+            "budget": 2,
+            "verdict": "",
+            "secs": 2.0,
+            "law": TRIVIAL,
+            "status": "ResourceOut",
+            "recheck": "",
+        },
+    ]
+    lines = [json.dumps(r | {"status": r.get("status", "Unsatisfiable")}) for r in rows]
+    export.write_text("\n".join([*lines, "{not json", '{"law": "x = y"}']) + "\n")
+    store = SweepStore(tmp_path / "fresh.sqlite", tmp_path / "certs")
+    assert store.seed_from_export(export) == 1  # the damaged lines and the resolution are not taken
+    assert store.seed_from_export(export) == 0  # nor taken twice
+    summary = run_ladder([TRIVIAL], CONFIGS, [2], store, LocalBackend(1), 1024, False)
+    assert (summary.resumed, summary.ran) == (1, 1)
+    verdicts = {r["config"]: (r["verdict"], r["status"]) for r in store.rows()}
+    assert verdicts == {
+        "e/triv/auto": ("TRIVIAL", "Theorem"),  # run again, not the export's status
+        "e/sat/satauto": ("", "ResourceOut"),
+    }
+
+
 def test_sweep_command_refuses_when_selftest_fails(tmp_path, monkeypatch):
     from veristep.alps import selftest
 

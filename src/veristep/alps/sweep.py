@@ -268,6 +268,38 @@ class SweepStore:
         names = [d[0] for d in cur.description]
         return [dict(zip(names, row, strict=True)) for row in cur]
 
+    def seed_from_export(self, cells_jsonl: Path) -> int:
+        """Take the unresolved cells of an earlier export (``cells.jsonl``) that this store lacks.
+
+        A sweep's database stays out of version control; its export does not. A fresh clone
+        resumes from the export instead of rerunning every finished cell. Only cells that
+        resolved nothing are taken: a resolution counts only with the certificate the judge
+        re-checked, which lives in the database, so such a cell is run again.
+        """
+        import json
+
+        if not cells_jsonl.is_file():
+            return 0
+        done = self.done()
+        taken = 0
+        for line in cells_jsonl.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+                cell = Cell(str(row["law"]), str(row["config"]), int(row["budget"]))
+                verdict, status = str(row["verdict"]), str(row["status"])
+                secs, recheck = float(row["secs"]), str(row.get("recheck", ""))
+            except (ValueError, KeyError, TypeError):
+                continue  # a damaged line is simply run again
+            if verdict or cell in done:
+                continue
+            self.db.execute(
+                "INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (cell.law, cell.config, cell.budget, "", status, secs, recheck, ""),
+            )
+            taken += 1
+        self.db.commit()
+        return taken
+
     def resolved(self, max_budget: int | None = None) -> set[str]:
         sql = "SELECT DISTINCT law FROM cells WHERE verdict != ''"
         if max_budget is None:
@@ -437,13 +469,20 @@ def run_sweep_command(args, settings) -> int:
     else:
         backend = LocalBackend(args.workers or settings.pool_workers)
     store = SweepStore(args.out / "sweep.sqlite", args.out / "certs")
+    store.seed_from_export(args.out / "cells.jsonl")
+    from veristep.alps.sweep_report import write_outputs
+
     try:
         summary = run_ladder(
             laws, configs, budgets, store, backend, settings.prover_memory_mb, not args.no_progress
         )
-        from veristep.alps.sweep_report import write_outputs
-
         write_outputs(store, summary, args.out)
+    except KeyboardInterrupt:
+        # Every finished cell is in the database; the export (cells.jsonl, table.txt) shows
+        # them too, so an interrupted sweep can be read, and resumed even from a fresh clone.
+        partial = SweepSummary(len(laws), configs, budgets, 0, 0, {})
+        write_outputs(store, partial, args.out)
+        raise
     finally:
         backend.close()
         store.close()

@@ -4,8 +4,8 @@ resolved count vs budget (text table), an SVG plot, and the cells as JSONL.
 >>> rows = [{"law": "L1", "config": "e/triv/auto", "budget": 30, "verdict": "TRIVIAL"},
 ...         {"law": "L2", "config": "e/triv/auto", "budget": 60, "verdict": ""}]
 >>> print(tables(rows, ["e/triv/auto"], [30, 60], 2)[2])
-config                   30s     60s   total
-e/triv/auto                1       0       1
+config                   30s     60s   total     ran
+e/triv/auto                1       0       1       2
 cumulative                 1       1
 resolved 1/2 laws (50.0 %)
 """
@@ -19,19 +19,27 @@ from veristep.alps.sweep import SweepStore, SweepSummary
 
 
 def tables(rows: list[dict[str, Any]], configs: list[str], budgets: list[int], n_laws: int):
-    """Resolutions per (configuration, budget) and the portfolio's cumulative resolved laws."""
+    """Resolutions per (configuration, budget) and the portfolio's cumulative resolved laws.
+
+    ``ran`` counts the cells each configuration finished, so a partial (interrupted) sweep
+    reads as such rather than as a low resolution rate.
+    """
     per: dict[tuple[str, int], int] = {}
     first: dict[str, int] = {}
+    ran: dict[str, int] = {}
     for row in rows:
+        ran[row["config"]] = ran.get(row["config"], 0) + 1
         if row["verdict"]:
             key = (row["config"], row["budget"])
             per[key] = per.get(key, 0) + 1
             first[row["law"]] = min(first.get(row["law"], row["budget"]), row["budget"])
     cumulative = {b: sum(1 for v in first.values() if v <= b) for b in budgets}
-    lines = ["config".ljust(20) + "".join(f"{b:>7}s" for b in budgets) + "   total"]
+    lines = ["config".ljust(20) + "".join(f"{b:>7}s" for b in budgets) + "   total     ran"]
     for c in configs:
         counts = [per.get((c, b), 0) for b in budgets]
-        lines.append(c.ljust(20) + "".join(f"{n:>8}" for n in counts) + f"{sum(counts):>8}")
+        lines.append(
+            c.ljust(20) + "".join(f"{n:>8}" for n in counts) + f"{sum(counts):>8}{ran.get(c, 0):>8}"
+        )
     lines.append("cumulative".ljust(20) + "".join(f"{cumulative[b]:>8}" for b in budgets))
     pct = 100 * (cumulative[budgets[-1]] if budgets else 0) / max(1, n_laws)
     lines.append(
@@ -86,16 +94,21 @@ def write_outputs(store: SweepStore, summary: SweepSummary, out: Path) -> str:
     import json
     import sys
 
-    rows = [
-        r for r in store.rows() if r["config"] in summary.configs and r["budget"] in summary.budgets
-    ]
-    per, cumulative, table = tables(rows, summary.configs, summary.budgets, summary.laws)
+    from veristep.alps.sweep import CONFIGS
+
+    # Every configuration the store holds at these budgets, not only this run's: a sweep run
+    # one configuration at a time still reports (and exports) the whole portfolio so far.
+    every = store.rows()
+    rows = [r for r in every if r["budget"] in summary.budgets]
+    present = {r["config"] for r in rows} | set(summary.configs)
+    configs = [name for name, _, _ in CONFIGS if name in present]
+    per, cumulative, table = tables(rows, configs, summary.budgets, summary.laws)
     (out / "table.txt").write_text(table + "\n", encoding="utf-8")
     (out / "cumulative.svg").write_text(
-        svg_plot(cumulative, per, summary.configs, summary.laws), encoding="utf-8"
+        svg_plot(cumulative, per, configs, summary.laws), encoding="utf-8"
     )
     with open(out / "cells.jsonl", "w", encoding="utf-8") as fh:
-        for r in rows:
+        for r in every:
             fh.write(
                 json.dumps(
                     {
