@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from veristep.alps.paper_yield import read_merges, read_status_file, yield_table
 from veristep.cli import main
 
@@ -42,3 +44,28 @@ def test_alps_yield_rejects_a_file_without_statuses(tmp_path, capsys):
     assert main(["alps", "yield", str(bad)]) == 2
     assert "not a status file" in capsys.readouterr().err
     assert main(["alps", "yield", str(tmp_path / "missing.jsonl")]) == 2
+
+
+@pytest.mark.eprover
+def test_dedup_classes_feed_the_yield_with_the_undecided_pairs_named(tmp_path, capsys):
+    # An order-6 Austin law of our fresh run that E proves equivalent to an order-5 ALPS seed,
+    # and a fresh one that it separates from both.
+    same = ["x = (y ◇ (x ◇ x)) ◇ ((y ◇ (z ◇ w)) ◇ y)", "x = (y ◇ (x ◇ x)) ◇ ((y ◇ z) ◇ y)"]
+    other = "x = (((y ◇ y) ◇ ((x ◇ x) ◇ z)) ◇ y) ◇ y"
+    laws = tmp_path / "austin.jsonl"
+    laws.write_text("".join(json.dumps({"law": t}) + "\n" for t in [*same, other]))
+    assert main(["alps", "dedup", str(laws), "--timeout", "5", "--json"]) == 0
+    dedup = json.loads(capsys.readouterr().out)
+    assert sorted(map(len, dedup["classes"])) == [1, 2]
+    assert dedup["undecided"] == len(dedup["undecided_pairs"]) == 0
+    classes = tmp_path / "classes.json"
+    classes.write_text(json.dumps(dedup))
+    status = tmp_path / "status.jsonl"
+    rows = [{"law": t, "status": "AUSTIN_PROVEN"} for t in [*same, other]]
+    status.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["alps", "yield", str(status), "--classes", str(classes), "--json"]) == 0
+    table = {
+        r["order"]: (r["austin_proven"], r["new_classes"])
+        for r in json.loads(capsys.readouterr().out)
+    }
+    assert table == {5: (1, 1), 6: (2, 1)}  # the merged class is new at order 5, not again at 6

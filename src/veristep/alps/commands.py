@@ -250,7 +250,15 @@ def _dedup(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(
             json.dumps(
-                {"classes": result.classes, "undecided": result.undecided}, ensure_ascii=False
+                {
+                    "classes": result.classes,
+                    "undecided": result.undecided,
+                    # which comparisons stayed open: a class may be split only for want of time
+                    "undecided_pairs": [
+                        [c.premise, c.goal, c.how] for c in result.checks if c.verdict == "unknown"
+                    ],
+                },
+                ensure_ascii=False,
             )
         )
     else:

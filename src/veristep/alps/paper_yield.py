@@ -17,6 +17,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from veristep.alps.terms import parse_law
@@ -62,9 +63,22 @@ def read_status_file(path: Path) -> list[tuple[str, str]]:
 
 
 def read_merges(path: Path) -> list[tuple[str, str]]:
-    """The proven-equivalent pairs of a ``classes_full.json``-shaped file (``merged``)."""
+    """Proven-equivalent pairs: ``merged`` of a ``classes_full.json``-shaped file, or the
+    ``classes`` lists that ``veristep alps dedup --json`` prints (each class chained pairwise).
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "c.json"
+    >>> _ = f.write_text('{"classes": [["a", "b", "c"], ["d"]], "undecided": 0}')
+    >>> read_merges(f)
+    [('a', 'b'), ('b', 'c')]
+    """
     data = json.loads(path.read_text(encoding="utf-8"))
-    return [(str(a), str(b)) for a, b in data.get("merged", [])]
+    if "merged" in data:
+        return [(str(a), str(b)) for a, b in data["merged"]]
+    classes = data.get("classes")
+    if not isinstance(classes, list):
+        raise ValueError("neither 'merged' pairs nor 'classes' lists")
+    return [(str(a), str(b)) for cls in classes for a, b in pairwise(cls)]
 
 
 def _classes(laws: Iterable[str], merges: Iterable[tuple[str, str]]) -> list[list[str]]:
