@@ -110,3 +110,50 @@ def test_our_ordered_completion_resolves_the_worked_example_in_the_sweep(tmp_pat
     model = next(c for c in certs if c["law"] == law)
     assert len(model["presentation"]) > 20 and model["check"]["certified"]
     assert {c["config"] for c in certs} == {"veristep/ordered"}
+
+
+def test_sigterm_exports_what_finished_and_a_fresh_clone_resumes_from_it(tmp_path):
+    """A killed sweep leaves cells.jsonl and table.txt; without its database (a fresh clone,
+    where the store is not versioned) the same command resumes from that export."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    residual = [  # three laws of the residual sample: E resolves none of them in 2 s
+        "x = (((y ◇ (y ◇ z)) ◇ (y ◇ x)) ◇ (y ◇ y))",
+        "x = ((((y ◇ ((x ◇ (x ◇ y)) ◇ z)) ◇ (y ◇ y)) ◇ x) ◇ y)",
+        "x = ((((((y ◇ x) ◇ (x ◇ z)) ◇ x) ◇ y) ◇ y) ◇ y)",
+    ]
+    laws = tmp_path / "laws.jsonl"
+    laws.write_text("".join(json.dumps({"law": t}) + "\n" for t in residual))
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "veristep.cli", "alps", "sweep", str(laws), "--out", str(out)]
+    cmd += ["--budgets", "2", "--configs", "e/triv/auto", "--workers", "1", "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def finished() -> int:
+        try:
+            with sqlite3.connect(f"file:{out / 'sweep.sqlite'}?mode=ro", uri=True) as db:
+                return db.execute("SELECT count(*) FROM cells").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    deadline = time.monotonic() + 120
+    while finished() < 1 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.communicate()
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "resume" in err and "cells.jsonl" in err, err
+    exported = (out / "cells.jsonl").read_text().splitlines()
+    assert 1 <= len(exported) < 3 and "ran" in (out / "table.txt").read_text()
+
+    (out / "sweep.sqlite").unlink()  # what a fresh clone has: the export only
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert summary["resumed"] == len(exported) and summary["ran"] == 3 - len(exported)

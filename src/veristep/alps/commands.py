@@ -254,9 +254,7 @@ def _dedup(args: argparse.Namespace, settings: Settings) -> int:
                     "classes": result.classes,
                     "undecided": result.undecided,
                     # which comparisons stayed open: a class may be split only for want of time
-                    "undecided_pairs": [
-                        [c.premise, c.goal, c.how] for c in result.checks if c.verdict == "unknown"
-                    ],
+                    "undecided_pairs": [list(pair) for pair in result.undecided_pairs],
                 },
                 ensure_ascii=False,
             )
@@ -266,7 +264,7 @@ def _dedup(args: argparse.Namespace, settings: Settings) -> int:
             print(f"class {i}: " + " | ".join(cls))
         print(
             f"{len(laws)} laws, {len(result.classes)} classes, "
-            f"{result.undecided} implications undecided",
+            f"{result.undecided} pairs undecided",
             file=sys.stderr,
         )
     return 0

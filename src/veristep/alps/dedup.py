@@ -58,8 +58,23 @@ class Classes:
     checks: list[Implication] = field(default_factory=list)
 
     @property
+    def undecided_pairs(self) -> list[tuple[str, str]]:
+        """Compared pairs neither separated (a direction fails) nor merged (both hold)."""
+        verdicts: dict[frozenset[str], list[str]] = {}
+        for c in self.checks:
+            verdicts.setdefault(frozenset((c.premise, c.goal)), []).append(c.verdict)
+        open_pairs = {
+            pair for pair, vs in verdicts.items() if "fails" not in vs and vs.count("holds") < 2
+        }
+        return [
+            (c.premise, c.goal)
+            for c in self.checks
+            if c.verdict == "unknown" and frozenset((c.premise, c.goal)) in open_pairs
+        ]
+
+    @property
     def undecided(self) -> int:
-        return sum(1 for c in self.checks if c.verdict == "unknown")
+        return len(self.undecided_pairs)
 
 
 def equivalence_classes(
@@ -80,10 +95,14 @@ def equivalence_classes(
         for i, rep in enumerate(reps):
             forward = implication(law, rep, prover, timeout_s, max_size)
             checks.append(forward)
-            if forward.verdict != "holds":
+            if forward.verdict == "fails":
                 continue
+            # An undecided forward direction cannot merge the pair, but a failing backward
+            # one still separates it: the pair is then decided, not left open.
             backward = implication(rep, law, prover, timeout_s, max_size)
             checks.append(backward)
+            if forward.verdict != "holds":
+                continue
             if backward.verdict == "holds":
                 classes[i].append(str(law))
                 placed = True

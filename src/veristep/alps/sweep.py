@@ -477,12 +477,17 @@ def run_sweep_command(args, settings) -> int:
             laws, configs, budgets, store, backend, settings.prover_memory_mb, not args.no_progress
         )
         write_outputs(store, summary, args.out)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # Every finished cell is in the database; the export (cells.jsonl, table.txt) shows
         # them too, so an interrupted sweep can be read, and resumed even from a fresh clone.
+        from veristep.core.interrupts import Interrupted
+
         partial = SweepSummary(len(laws), configs, budgets, 0, 0, {})
         write_outputs(store, partial, args.out)
-        raise
+        raise Interrupted(
+            f"{str(exc) or 'interrupted'}; every finished cell is in {args.out / 'sweep.sqlite'} "
+            f"and {args.out / 'cells.jsonl'}: run the same command to resume"
+        ) from None
     finally:
         backend.close()
         store.close()
