@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 from argparse import Namespace
+from dataclasses import replace
 
 import pytest
 
 from veristep.alps.selftest import SelftestFailed
-from veristep.alps.sweep import LocalBackend, SweepStore, run_ladder, run_sweep_command
+from veristep.alps.sweep import (
+    Cell,
+    CellResult,
+    LocalBackend,
+    SweepStore,
+    run_ladder,
+    run_sweep_command,
+)
 from veristep.alps.sweep_report import write_outputs
 from veristep.core.settings import Settings
 
@@ -57,13 +65,20 @@ def test_a_fresh_store_resumes_from_the_export_but_reruns_resolutions_for_their_
         },
     ]
     lines = [json.dumps(r | {"status": r.get("status", "Unsatisfiable")}) for r in rows]
+    # A wall-deadline timeout (a loaded machine) did not spend its CPU budget: never taken.
+    lines.append(json.dumps(rows[1] | {"budget": 5, "status": "Timeout"}))
     export.write_text("\n".join([*lines, "{not json", '{"law": "x = y"}']) + "\n")
     store = SweepStore(tmp_path / "fresh.sqlite", tmp_path / "certs")
     assert store.seed_from_export(export) == 1  # the damaged lines and the resolution are not taken
     assert store.seed_from_export(export) == 0  # nor taken twice
     summary = run_ladder([TRIVIAL], CONFIGS, [2], store, LocalBackend(1), 1024, False)
     assert (summary.resumed, summary.ran) == (1, 1)
-    verdicts = {r["config"]: (r["verdict"], r["status"]) for r in store.rows()}
+    late = CellResult(TRIVIAL, "e/sat/satauto", 9, "", "Timeout", 19.0, "", {})
+    store.save(late)
+    assert Cell(TRIVIAL, "e/sat/satauto", 9) not in store.done()  # it runs again on resume
+    store.save(replace(late, status="ResourceOut"))
+    assert Cell(TRIVIAL, "e/sat/satauto", 9) in store.done()
+    verdicts = {r["config"]: (r["verdict"], r["status"]) for r in store.rows() if r["budget"] == 2}
     assert verdicts == {
         "e/triv/auto": ("TRIVIAL", "Theorem"),  # run again, not the export's status
         "e/sat/satauto": ("", "ResourceOut"),

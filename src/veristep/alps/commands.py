@@ -263,8 +263,7 @@ def _dedup(args: argparse.Namespace, settings: Settings) -> int:
         for i, cls in enumerate(result.classes, start=1):
             print(f"class {i}: " + " | ".join(cls))
         print(
-            f"{len(laws)} laws, {len(result.classes)} classes, "
-            f"{result.undecided} pairs undecided",
+            f"{len(laws)} laws, {len(result.classes)} classes, {result.undecided} pairs undecided",
             file=sys.stderr,
         )
     return 0

@@ -108,6 +108,7 @@ def _config(name: str) -> tuple[str, str]:
     raise KeyError(name)
 
 
+WALL_TIMEOUT = "Timeout"  # the prover's wall deadline, as opposed to its CPU budget (ResourceOut)
 RECHECK_FACTOR = 4  # the judge's re-check gets four times the finder's CPU budget
 _OUT_OF_TIME = frozenset({"Timeout", "ResourceOut"})
 
@@ -236,7 +237,12 @@ class SweepStore:
         self.db.close()
 
     def done(self) -> set[Cell]:
-        rows = self.db.execute("SELECT law, config, budget FROM cells")
+        """Cells finished for good. One that hit the wall deadline before spending its CPU
+        budget (status ``Timeout``: a loaded machine) did not get its budget; it runs again."""
+        rows = self.db.execute(
+            "SELECT law, config, budget FROM cells WHERE verdict != '' OR status != ?",
+            (WALL_TIMEOUT,),
+        )
         return {Cell(law, config, budget) for law, config, budget in rows}
 
     def save(self, result: CellResult) -> None:
@@ -290,7 +296,7 @@ class SweepStore:
                 secs, recheck = float(row["secs"]), str(row.get("recheck", ""))
             except (ValueError, KeyError, TypeError):
                 continue  # a damaged line is simply run again
-            if verdict or cell in done:
+            if verdict or status == WALL_TIMEOUT or cell in done:
                 continue
             self.db.execute(
                 "INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
