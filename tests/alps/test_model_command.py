@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from veristep.cli import main
 
 LAW_12857 = "x = y ◇ ((x ◇ (y ◇ (z ◇ z))) ◇ y)"
@@ -32,10 +34,23 @@ def test_twees_output_file_is_read_and_checked(capsys):
     assert report["model"] and len(report["equations"]) == 55
 
 
-def test_a_trivial_law_gets_no_model_and_says_why(capsys):
+@pytest.mark.eprover
+def test_a_trivial_law_gets_no_model_and_is_called_trivial_only_once_e_reproves_it(
+    capsys, monkeypatch
+):
     assert main(["alps", "model", "x = (y ◇ x) ◇ z", "--seconds", "5"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("NO MODEL SHOWN (trivial)") and "presentation" not in printed
+    assert printed.startswith("TRIVIAL: ") and "re-proved by E" in printed
+    assert "presentation" not in printed
+    # Without E the collapse is our completion's word alone: reported, never called trivial.
+    from veristep.alps.provers import EProver
+
+    monkeypatch.setattr(EProver, "unavailable", lambda self: "eprover not on the PATH")
+    assert main(["alps", "model", "x = (y ◇ x) ◇ z", "--seconds", "5", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["status"] == "trivial" and report["reproof"].startswith("not re-proved")
+    assert main(["alps", "model", "x = (y ◇ x) ◇ z", "--seconds", "5"]) == 0
+    assert capsys.readouterr().out.startswith("NO MODEL SHOWN (trivial)")
 
 
 def test_a_malformed_presentation_is_a_located_error(tmp_path, capsys):

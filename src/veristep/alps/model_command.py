@@ -86,6 +86,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         }
     else:
         report = {"law": args.law, **_run_in_worker(args.law, args.seconds, WALL_FACTOR)}
+        if report.get("status") == "trivial":
+            report["reproof"] = _reprove_collapse(law, settings)
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -118,6 +120,25 @@ def _run_in_worker(law: str, seconds: float, wall_factor: int) -> dict[str, obje
         return {"status": "budget", "detail": detail, "equations": [], "model": False}
 
 
+REPROOF_S = 10.0
+
+
+def _reprove_collapse(law, settings: Settings) -> str:
+    """The completion's derivation of a collapse is our own code's; E proves it independently
+    before the command calls the law trivial (as the sweep and the screen do)."""
+    from veristep.alps.provers import EProver
+    from veristep.alps.tptp import triviality_problem
+
+    prover = EProver("auto")
+    why_not = prover.unavailable()
+    if why_not:
+        return f"not re-proved: {why_not}"
+    res = prover.run(triviality_problem(law), REPROOF_S, settings.prover_memory_mb)
+    if res.proved:
+        return f"re-proved by E ({res.ms / 1000:.1f} s)"
+    return f"not re-proved: E {res.status} within {REPROOF_S:g} CPU s"
+
+
 def _summary(report: dict[str, object]) -> str:
     check = report.get("check") or {}
     equations = report.get("equations") or []
@@ -125,9 +146,12 @@ def _summary(report: dict[str, object]) -> str:
     lines = []
     if report.get("model"):
         lines.append(f"MODEL: {check.get('reason')}")
+    elif str(report.get("reproof", "")).startswith("re-proved"):
+        lines.append(f"TRIVIAL: {report.get('detail')}; {report['reproof']}")
     else:
         why = check.get("reason") or report.get("detail") or report.get("status")
-        lines.append(f"NO MODEL SHOWN ({report.get('status')}): {why}")
+        reproof = f" ({report['reproof']})" if report.get("reproof") else ""
+        lines.append(f"NO MODEL SHOWN ({report.get('status')}): {why}{reproof}")
     if report.get("model") and report.get("status") != "checked":
         lines.append(f"presentation ({len(equations)} equations, ? the least element):")
         lines += [f"  {eq}" for eq in equations[:12]]
