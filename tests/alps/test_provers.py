@@ -119,3 +119,14 @@ def test_prover9_searches_deep_laws_instead_of_giving_up():
     res = p9.run(problem, 2, 1024)
     assert "max_weight, 1000" in prover9_header(2, 1024)
     assert res.status in ("ResourceOut", "Timeout") and "sos_empty" not in res.output
+    assert "assign(max_weight,1000)." in res.output  # the wide search took over
+
+
+def test_prover9_keeps_its_own_weight_limit_where_that_search_does_not_empty():
+    from veristep.alps.provers import Prover9
+
+    p9 = Prover9()
+    if p9.unavailable():
+        pytest.skip(p9.unavailable())
+    res = p9.run(triviality_problem(parse_law("x = y ◇ (z ◇ y)")), 5, 1024)
+    assert res.proved and "max_weight" not in res.output  # proved by the first, default search
