@@ -9,6 +9,12 @@ of Austin laws (merged by proven equivalences) is new at the lowest order of its
 >>> rows = [("x = y ◇ (x ◇ y)", "AUSTIN_PROVEN"), ("x = y ◇ (y ◇ x)", "TRIVIAL")]
 >>> [r.to_json()["austin_per_1000"] for r in yield_table(rows)]
 [500.0]
+
+A class that holds a known law (named by the merges, not screened here) is not new:
+
+>>> fresh = [("x = y ◇ (x ◇ y)", "AUSTIN_PROVEN"), ("x = (y ◇ x) ◇ y", "AUSTIN_PROVEN")]
+>>> yield_table(fresh, [("x = (y ◇ x) ◇ y", "x = y ◇ (y ◇ x)")])[0].new_classes
+1
 """
 
 from __future__ import annotations
@@ -116,8 +122,13 @@ def yield_table(
         admissible[order] += status in ADMISSIBLE
     new: Counter[int] | None = None
     if merges is not None:
+        # A law that the merges name but the rows do not is a known one (an earlier corpus the
+        # screened laws were compared with): a class holding one is not new.
+        merges = list(merges)
         austin_laws = [law for law, status in rows if status == AUSTIN]
-        new = Counter(min(order_of[m] for m in c) for c in _classes(austin_laws, merges))
+        known = {law for pair in merges for law in pair} - set(order_of)
+        classes = _classes([*austin_laws, *sorted(known)], merges)
+        new = Counter(min(order_of[m] for m in c) for c in classes if not set(c) & known)
     return [
         OrderYield(o, screened[o], austin[o], admissible[o], None if new is None else new[o])
         for o in sorted(screened)
