@@ -44,6 +44,13 @@ def test_alps_yield_rejects_a_file_without_statuses(tmp_path, capsys):
     assert main(["alps", "yield", str(bad)]) == 2
     assert "not a status file" in capsys.readouterr().err
     assert main(["alps", "yield", str(tmp_path / "missing.jsonl")]) == 2
+    capsys.readouterr()
+    for text in ('{"classes": [1, 2]}', "nope", '{"classes": 5}'):
+        bad_classes = tmp_path / "classes.json"
+        bad_classes.write_text(text)
+        assert main(["alps", "yield", str(STATUS), "--classes", str(bad_classes)]) == 2
+        err = capsys.readouterr().err
+        assert "classes.json: not a classes file" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.eprover

@@ -277,9 +277,14 @@ def _yield(args: argparse.Namespace, settings: Settings) -> int:
             raise InputError(f"file not found: {path}")
     try:
         rows = read_status_file(args.input)
-        merges = read_merges(args.classes) if args.classes else None
     except (ValueError, KeyError, TypeError) as err:
         raise InputError(f"not a status file ('law' and 'status' per line): {err}") from None
+    try:
+        merges = read_merges(args.classes) if args.classes else None
+    except (ValueError, KeyError, TypeError) as err:
+        raise InputError(
+            f"{args.classes}: not a classes file ('merged' pairs or 'classes' lists): {err}"
+        ) from None
     table = yield_table(rows, merges)
     if args.json:
         print(json.dumps([y.to_json() for y in table], ensure_ascii=False))
