@@ -46,15 +46,24 @@ if [ "$dev" = 1 ]; then extras="llm,web,ray,dev,llm-local"; fi
 stamp=".venv/.veristep-installed-$extras-$(sha1sum pyproject.toml | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing veristep[$extras] into .venv"
-  if [ "$dev" = 1 ] && ! .venv/bin/python -c "import llama_cpp" 2>/dev/null; then
-    # llama-cpp-python ships as source: the first install compiles llama.cpp (about 7 minutes on
-    # two idle cores, without the parts veristep does not use); pip caches the wheel it builds.
-    echo "setup: llama-cpp-python is built from source unless pip has its wheel cached (minutes)"
-    export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_CURL=OFF}"
-    export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
-  fi
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[$extras]"
+  wheels=()
+  if [ "$dev" = 1 ] && ! .venv/bin/python -c "import llama_cpp" 2>/dev/null; then
+    # llama-cpp-python ships as source, and pip would build llama.cpp for this very CPU: a wheel
+    # built with -march=native dies of SIGILL on a machine lacking one of its instructions, and
+    # pip's cache hands that wheel to any machine sharing the cache. So build it once for any
+    # x86-64 with AVX2 (GGML_NATIVE=OFF), into a folder of our own named by version and flags.
+    llama=$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml | cut -d= -f3)
+    dir="${XDG_CACHE_HOME:-$HOME/.cache}/veristep/wheels/llama-cpp-python-$llama-portable"
+    if ! ls "$dir/llama_cpp_python-$llama-"*.whl >/dev/null 2>&1; then
+      echo "setup: building llama-cpp-python $llama once (about 7 minutes on two idle cores)"
+      CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_CURL=OFF}" \
+        CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
+        .venv/bin/python -m pip wheel -q --no-deps --no-cache-dir -w "$dir" "llama-cpp-python==$llama"
+    fi
+    wheels=(--find-links "$dir")
+  fi
+  .venv/bin/python -m pip install -q "${wheels[@]}" -e ".[$extras]"
   touch "$stamp"
 fi
 echo "setup: ready ($(.venv/bin/veristep --version))"

@@ -20,7 +20,7 @@ from types import ModuleType
 
 from veristep import __version__
 from veristep.core.errors import InputError
-from veristep.core.interrupts import raise_on_sigterm
+from veristep.core.interrupts import exit_soon, raise_on_sigterm
 from veristep.core.settings import Settings
 
 SUBCOMMANDS: dict[str, str] = {
@@ -101,5 +101,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def entry() -> None:
+    """The ``veristep`` program: :func:`main`, then an exit that an interrupt cannot stall."""
+    code = main()
+    if code == 130:
+        exit_soon(code)  # a library's exit handler must not keep an interrupted run alive
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -157,7 +157,11 @@ def test_ctrl_c_stops_alps_screen_saves_and_says_how_to_resume(tmp_path: Path) -
         time.sleep(0.5)  # interrupt only once results are being saved
     assert proc.poll() is None, "the screening ended before it could be interrupted"
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
-    _, err = proc.communicate(timeout=30)
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:  # a failed run must not leave the screening behind for the rest of the suite
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
     text = err.decode()
     assert proc.returncode == 130, text
     assert "Traceback" not in text and "resume" in text and "out.sqlite" in text, text
@@ -194,3 +198,18 @@ def test_coqtop_session_dies_with_a_killed_parent(tmp_path: Path) -> None:
     parent.wait(timeout=30)
     # well inside the 300 s its computation would take, and its tactic timeout
     assert _gone(coqtop[0], group=False, within_s=5), "coqtop outlived its killed parent"
+
+
+def test_an_interrupted_program_ends_even_when_an_exit_handler_hangs() -> None:
+    """After Ctrl-C the finished work is saved and the message printed; a library's exit handler
+    (concurrent.futures joins its pool's manager thread) must not keep the program alive."""
+    code = (
+        "import atexit, sys, threading\n"
+        "from veristep.core.interrupts import exit_soon\n"
+        "atexit.register(threading.Event().wait)  # an exit handler that never returns\n"
+        "exit_soon(130, grace_s=1)\n"
+        "sys.exit(130)\n"
+    )
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, check=False)
+    assert done.returncode == 130 and time.monotonic() - began < 30

@@ -9,13 +9,17 @@ carries the sentence that says what was kept and how to resume.
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
 from typing import Any
 
 _JOIN_S = 2.0
+_EXIT_GRACE_S = 10.0
 
 
 class Interrupted(KeyboardInterrupt):
@@ -56,3 +60,23 @@ def killing_pool(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]:
         raise
     else:
         pool.shutdown(wait=True)
+
+
+def exit_soon(code: int, grace_s: float = _EXIT_GRACE_S) -> None:
+    """After an interrupt, make sure the process ends within ``grace_s`` seconds with ``code``.
+
+    What was finished is saved before the interrupt message is printed; what is left is the
+    interpreter's exit, where library exit handlers join threads (``concurrent.futures`` joins
+    its pool manager, which can wait on a queue whose killed workers never answer). A daemon
+    timer keeps running while those handlers do, and ends the process if they have not.
+    """
+
+    def _end() -> None:
+        with suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(grace_s, _end)
+    timer.daemon = True
+    timer.start()
