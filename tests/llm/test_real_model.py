@@ -51,8 +51,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def api_base(tmp_path_factory) -> Iterator[str]:
-    """llama.cpp's server with SmolLM2 on a free port; stopped when the module ends."""
+def model_server(tmp_path_factory) -> Iterator[tuple[str, subprocess.Popen, Path]]:
+    """llama.cpp's server with SmolLM2 on a free port, asked once before any test; stopped when
+    the module ends."""
     if importlib.util.find_spec("llama_cpp") is None:
         pytest.fail("llama-cpp-python is not installed: run scripts/setup.sh --dev")
     port = _free_port()
@@ -66,7 +67,7 @@ def api_base(tmp_path_factory) -> Iterator[str]:
     try:
         deadline = time.monotonic() + 180
         while True:
-            assert server.poll() is None, log.read_text(errors="replace")[-2000:]
+            _assert_serving(server, log)
             try:
                 with urllib.request.urlopen(f"{base}/models", timeout=2) as reply:
                     if reply.status == 200:
@@ -75,7 +76,9 @@ def api_base(tmp_path_factory) -> Iterator[str]:
                 pass
             assert time.monotonic() < deadline, "the model server did not start within 180 s"
             time.sleep(0.5)
-        yield base
+        _first_completion(base)  # the model really computes here (a bad build dies on it)
+        _assert_serving(server, log)
+        yield base, server, log
     finally:
         server.terminate()
         try:
@@ -83,6 +86,37 @@ def api_base(tmp_path_factory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=15)
+
+
+@pytest.fixture
+def api_base(model_server: tuple[str, subprocess.Popen, Path]) -> Iterator[str]:
+    """The server's address; before and after each test, the server must still be alive (so a
+    dead server is reported as such, with its log, not as each path's connection error)."""
+    base, server, log = model_server
+    _assert_serving(server, log)
+    yield base
+    _assert_serving(server, log)
+
+
+def _assert_serving(server: subprocess.Popen, log: Path) -> None:
+    code = server.poll()
+    if code is not None:
+        how = f"signal {-code}" if code < 0 else f"exit code {code}"
+        tail = log.read_text(errors="replace")[-2000:]
+        pytest.fail(f"the model server died ({how}); the end of its log:\n{tail}")
+
+
+def _first_completion(base: str) -> None:
+    body = json.dumps({"model": "smollm2", "max_tokens": 4,
+                       "messages": [{"role": "user", "content": "Say yes."}]}).encode()  # fmt: skip
+    request = urllib.request.Request(
+        f"{base}/chat/completions", data=body, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as reply:
+            assert reply.status == 200
+    except OSError as exc:  # the caller then says whether the server died of it
+        print(f"the first completion failed: {exc}", file=sys.stderr)
 
 
 def _veristep(api_base: str, *argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
