@@ -112,3 +112,21 @@ def test_latex_proof_environment_items_and_aligned_chains() -> None:
     assert result.outcome == "refuted" and "1024 = 1000 + 25" in result.witness
     with pytest.raises(InputError, match="unclosed math delimiter"):
         segment_proof("Fine. \\begin{align} x = 1")
+
+
+def test_a_claim_at_a_value_the_sentence_fixes_is_refuted_with_the_value_and_both_sides() -> None:
+    import sympy
+
+    from veristep.mathgraph import parse_latex, to_sympy
+
+    result = machine_check(r"• $a = 1 - \sqrt2$: $a - \frac1a = 0$, so $x + y = 6$.")
+    assert result.outcome == "refuted"
+    assert result.witness == (
+        r"at a = 1 - \sqrt2 (fixed earlier in the sentence), a - \frac1a = 0 is false: "
+        "the left side is -sqrt(2) + 1 - 1/(1 - sqrt(2)) ≈ 2, the right side is 0"
+    )
+    # Re-checked by a path that shares no code with the check: SymPy through the semantic graph.
+    value = to_sympy(parse_latex(r"1 - \sqrt2"))
+    claim = to_sympy(parse_latex(r"a - \frac1a"))
+    (a,) = claim.free_symbols
+    assert sympy.simplify(claim.subs(a, value)) == 2

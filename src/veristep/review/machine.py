@@ -40,6 +40,7 @@ from veristep.review.arithmetic import decimals_shown, evaluate
 from veristep.review.claims import Link, find_links
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import Definitions, check_applications, read_definitions
+from veristep.review.instances import Instance, instances
 from veristep.review.segment import math_spans
 from veristep.review.standing import (
     ORDER_RELATIONS,
@@ -187,6 +188,7 @@ def machine_check(
         return MachineResult("none")
     hedged = _hedged(text)
     checks = [_judge(link, settings, grounder) for link in links]
+    checks += [judge_instance(instance, settings) for instance in instances(text)]
     checks += check_applications(text, {**(definitions or {}), **read_definitions(text)})
     searched = [judge_universal(u, settings) for u in universals]
     checks += searched
@@ -307,6 +309,22 @@ def judge_universal(claim: Universal, settings: Settings) -> LinkCheck:
         return LinkCheck(latex, Tier.REFUTED, "small_cases", "counterexample", result.witness)
     reason = result.reason if result.status == "undecided" else f"{result.reason}"
     return LinkCheck(latex, Tier.PLAUSIBLE, "small_cases", reason)
+
+
+def judge_instance(instance: Instance, settings: Settings) -> LinkCheck:
+    """A link about letters the sentence fixed (``review.instances``), judged with the values
+    written in; the check and the witness name the values."""
+    closed = instance.closed
+    check = judge_closed(closed) if closed.closed else judge_real(closed, settings)
+    latex = f"{instance.original.latex}  (at {instance.shown_bindings})"
+    if check.tier is not Tier.REFUTED:
+        return LinkCheck(latex, check.tier, check.check, check.reason)
+    _, _, sides = (check.witness or "").partition(" is false: ")
+    witness = (
+        f"at {instance.shown_bindings} (fixed earlier in the sentence), "
+        f"{instance.original.latex} is false: {sides}"
+    )
+    return LinkCheck(latex, Tier.REFUTED, check.check, check.reason, witness)
 
 
 def judge_closed(link: Link) -> LinkCheck:
