@@ -37,49 +37,6 @@ from veristep.review.claims import Link, find_links
 from veristep.review.segment import math_spans
 from veristep.review.universal import sentences
 
-_FIXING = re.compile(
-    r"(?:\bfor|\bat|\bwhen|\bwith|\btaking|\btake|\bsetting|\bset|\bputting|\bput|\bletting"
-    r"|\bcase)\s*$",
-    re.IGNORECASE,
-)
-_GLUE = frozenset(
-    {
-        "we",
-        "get",
-        "gets",
-        "have",
-        "obtain",
-        "gives",
-        "give",
-        "giving",
-        "so",
-        "then",
-        "and",
-        "thus",
-        "hence",
-        "therefore",
-        "one",
-        "finds",
-        "it",
-        "follows",
-        "that",
-        "is",
-        "are",
-        "which",
-        "equals",
-        "yields",
-        "becomes",
-        "this",
-        "i",
-        "e",
-    }
-)
-_BINDING = re.compile(r"^\s*([A-Za-z])\s*=\s*(.+?)\s*[,.;:]?\s*$", re.DOTALL)
-_OPENING = re.compile(r"^[\s•*\-–·]*$")
-_COMMAND = re.compile(r"\\[A-Za-z]+")
-_TEXTUAL = re.compile(r"\\(?:text|mathrm|operatorname|mbox)\b")
-_SPACING = re.compile(r"\\displaystyle|\\textstyle")
-
 
 @dataclass(frozen=True)
 class Instance:
@@ -92,6 +49,25 @@ class Instance:
     @property
     def shown_bindings(self) -> str:
         return ", ".join(f"{letter} = {value}" for letter, value in self.bindings)
+
+
+_FIXING = re.compile(
+    r"(?:\bfor|\bat|\bwhen|\bwith|\btaking|\btake|\bsetting|\bset|\bputting|\bput|\bletting"
+    r"|\bcase)\s*$",
+    re.IGNORECASE,
+)
+_GLUE = frozenset(
+    {
+        "we", "get", "gets", "have", "obtain", "gives", "give", "giving", "so", "then", "and",
+        "thus", "hence", "therefore", "one", "finds", "it", "follows", "that", "is", "are",
+        "which", "equals", "yields", "becomes", "this", "i", "e",
+    }
+)  # fmt: skip
+_BINDING = re.compile(r"^\s*([A-Za-z])\s*=\s*(.+?)\s*[,.;:]?\s*$", re.DOTALL)
+_OPENING = re.compile(r"^[\s•*\-–·]*$")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+_TEXTUAL = re.compile(r"\\(?:text|mathrm|operatorname|mbox)\b")
+_SPACING = re.compile(r"\\displaystyle|\\textstyle")
 
 
 def instances(text: str) -> list[Instance]:
