@@ -130,3 +130,21 @@ def test_a_claim_at_a_value_the_sentence_fixes_is_refuted_with_the_value_and_bot
     claim = to_sympy(parse_latex(r"a - \frac1a"))
     (a,) = claim.free_symbols
     assert sympy.simplify(claim.subs(a, value)) == 2
+
+
+def test_a_value_concluded_from_an_equation_that_does_not_solve_it_is_refuted() -> None:
+    import sympy
+
+    from veristep.mathgraph import parse_latex, to_sympy
+
+    result = machine_check("This simplifies to $2p=0.58$. So $p=0.58$.")
+    assert result.outcome == "refuted"
+    assert result.witness == (
+        "2p = 0.58 fails, at p = 0.58: its real solutions are p ∈ {29/100}, "
+        "so p = 0.58 does not follow"
+    )
+    # Re-checked without the solver: the concluded value leaves the two sides apart.
+    left = to_sympy(parse_latex("2p"))
+    (p,) = left.free_symbols
+    assert left.subs(p, sympy.Rational(58, 100)) != sympy.Rational(58, 100)
+    assert left.subs(p, sympy.Rational(29, 100)) == sympy.Rational(58, 100)

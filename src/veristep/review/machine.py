@@ -40,6 +40,7 @@ from veristep.review.arithmetic import decimals_shown, evaluate
 from veristep.review.claims import Link, find_links
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import Definitions, check_applications, read_definitions
+from veristep.review.derived import Derivation, derivations
 from veristep.review.instances import Instance, instances
 from veristep.review.segment import math_spans
 from veristep.review.standing import (
@@ -189,6 +190,7 @@ def machine_check(
     hedged = _hedged(text)
     checks = [_judge(link, settings, grounder) for link in links]
     checks += [judge_instance(instance, settings) for instance in instances(text)]
+    checks += [judge_derivation(derivation, settings) for derivation in derivations(text)]
     checks += check_applications(text, {**(definitions or {}), **read_definitions(text)})
     searched = [judge_universal(u, settings) for u in universals]
     checks += searched
@@ -325,6 +327,34 @@ def judge_instance(instance: Instance, settings: Settings) -> LinkCheck:
         f"{instance.original.latex} is false: {sides}"
     )
     return LinkCheck(latex, Tier.REFUTED, check.check, check.reason, witness)
+
+
+def judge_derivation(derivation: Derivation, settings: Settings) -> LinkCheck:
+    """A value concluded from an equation in one letter (``review.derived``), solved exactly."""
+    from veristep.core.pool import run_cas
+    from veristep.review.derived import solve_for
+
+    equation, conclusion = derivation.equation, derivation.conclusion
+    latex = f"{equation.latex}  ⇒  {conclusion.latex}"
+    run = run_cas(
+        solve_for, equation.lhs, equation.rhs, derivation.letter, conclusion.rhs, settings=settings
+    )
+    if not run.ok:
+        reason = f"solving the equation stopped ({run.status}): no evidence"
+        return LinkCheck(latex, Tier.PLAUSIBLE, "derived_value", reason)
+    found = run.value
+    if found.status == "misses":
+        witness = (
+            f"{equation.latex} fails, at {conclusion.latex}: its real solutions are "
+            f"{derivation.letter} ∈ {{{found.solutions}}}, so {conclusion.latex} does not follow"
+        )
+        return LinkCheck(latex, Tier.REFUTED, "derived_value", "not a solution", witness)
+    if found.status == "contains" and found.only:
+        return LinkCheck(latex, Tier.GROUNDED, "derived_value", "the only real solution")
+    reason = {"contains": "one of the solutions", "rounded": "a solution, rounded"}.get(
+        found.status, "not decided"
+    )
+    return LinkCheck(latex, Tier.PLAUSIBLE, "derived_value", reason)
 
 
 def judge_closed(link: Link) -> LinkCheck:
