@@ -32,24 +32,6 @@ from typing import Any
 from veristep.review.arithmetic import decimals_shown
 from veristep.review.claims import Link, find_links
 
-_CONSEQUENCE = re.compile(
-    r"\b(?:so|thus|hence|therefore|giving|gives|yields?|implies|leading to|leads to|get|obtain)\b"
-    r"|\\Rightarrow|\\implies",
-    re.IGNORECASE,
-)
-_GLUE = frozenset(
-    {
-        "so", "thus", "hence", "therefore", "giving", "gives", "yield", "yields", "implies",
-        "leading", "leads", "to", "we", "get", "obtain", "which", "this", "that", "it", "and",
-        "then", "simplifies", "solving", "for", "dividing", "both", "sides", "by", "i", "e",
-    }
-)  # fmt: skip
-_SOLVED = re.compile(r"^\s*([A-Za-z])\s*$")
-_LETTER = re.compile(r"(?<![A-Za-z\\_])([A-Za-z])(?![A-Za-z_'(])")
-_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
-_COMMAND = re.compile(r"\\[A-Za-z]+")
-_WORDY = re.compile(r"\\(?:text|mathrm|operatorname|mbox|pmod|bmod|mod)\b")
-
 
 @dataclass(frozen=True)
 class Derivation:
@@ -71,6 +53,25 @@ class Solutions:
     status: str
     solutions: str = ""
     only: bool = False  # the value is the equation's only solution
+
+
+_CONSEQUENCE = re.compile(
+    r"\b(?:so|thus|hence|therefore|giving|gives|yields?|implies|leading to|leads to|get|obtain)\b"
+    r"|\\Rightarrow|\\implies",
+    re.IGNORECASE,
+)
+_GLUE = frozenset(
+    {
+        "so", "thus", "hence", "therefore", "giving", "gives", "yield", "yields", "implies",
+        "leading", "leads", "to", "we", "get", "obtain", "which", "this", "that", "it", "and",
+        "then", "simplifies", "solving", "for", "dividing", "both", "sides", "by", "i", "e",
+    }
+)  # fmt: skip
+_SOLVED = re.compile(r"^\s*([A-Za-z])\s*$")
+_LETTER = re.compile(r"(?<![A-Za-z\\_])([A-Za-z])(?![A-Za-z_'(])")
+_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+_WORDY = re.compile(r"\\(?:text|mathrm|operatorname|mbox|pmod|bmod|mod)\b")
 
 
 def derivations(text: str) -> list[Derivation]:
