@@ -41,6 +41,7 @@ from veristep.review.claims import Link, find_links
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import Definitions, check_applications, read_definitions
 from veristep.review.derived import Derivation, derivations
+from veristep.review.division import DivisionClaim, division_claims
 from veristep.review.instances import Instance, instances
 from veristep.review.segment import math_spans
 from veristep.review.standing import (
@@ -185,10 +186,12 @@ def machine_check(
         return MachineResult("refuted", [gap], gap.witness)
     links = find_links(text)
     universals = find_universals(text, context)
-    if not links and not universals:
+    divisions = division_claims(text)
+    if not links and not universals and not divisions:
         return MachineResult("none")
     hedged = _hedged(text)
     checks = [_judge(link, settings, grounder) for link in links]
+    checks += [judge_division(claim) for claim in divisions]
     checks += [judge_instance(instance, settings) for instance in instances(text)]
     checks += [judge_derivation(derivation, settings) for derivation in derivations(text)]
     checks += check_applications(text, {**(definitions or {}), **read_definitions(text)})
@@ -355,6 +358,14 @@ def judge_derivation(derivation: Derivation, settings: Settings) -> LinkCheck:
         found.status, "not decided"
     )
     return LinkCheck(latex, Tier.PLAUSIBLE, "derived_value", reason)
+
+
+def judge_division(claim: DivisionClaim) -> LinkCheck:
+    """A division with remainder said in words (``review.division``), decided exactly."""
+    failure = claim.failure()
+    if failure is None:
+        return LinkCheck(claim.latex, Tier.GROUNDED, "division_remainder", "holds exactly")
+    return LinkCheck(claim.latex, Tier.REFUTED, "division_remainder", "does not hold", failure)
 
 
 def judge_closed(link: Link) -> LinkCheck:
