@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_N = r"\$?\s*(-?\d[\d,]*)\s*\$?"
+# A number starts where no digit precedes it and is at most 40 characters long, so scanning a run
+# of digits costs linear time, not quadratic.
+_N = r"\$?\s*(?<![\d,])(-?\d[\d,]{0,40}+)\s*\$?"
 _DIVISION = re.compile(
     rf"(?:\bdivid(?:e|ing)\s+{_N}\s+by\s+{_N}|{_N}\s+divided\s+by\s+{_N})"
     rf"\s*,?\s*(?:we\s+get|which\s+gives|gives|is|yields|equals|goes)\s+"

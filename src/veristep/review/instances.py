@@ -29,6 +29,7 @@ the fixed value:
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -81,7 +82,11 @@ def instances(text: str) -> list[Instance]:
 
 def _sentence_instances(sentence: str) -> list[Instance]:
     spans = math_spans(sentence)
-    links = find_links(sentence)
+    by_span: dict[int, list[Link]] = {}
+    for link in find_links(sentence):
+        at = bisect.bisect_right(spans, (link.offset, len(sentence))) - 1
+        if at >= 0 and link.offset < spans[at][1]:
+            by_span.setdefault(at, []).append(link)
     bound: dict[str, str] = {}
     out = []
     previous_end = 0
@@ -101,11 +106,10 @@ def _sentence_instances(sentence: str) -> list[Instance]:
             bound = {}
         if not bound:
             continue
-        for link in links:
-            if start <= link.offset < end:
-                instance = _instance(link, bound)
-                if instance is not None:
-                    out.append(instance)
+        for link in by_span.get(index, []):
+            instance = _instance(link, bound)
+            if instance is not None:
+                out.append(instance)
     return out
 
 
