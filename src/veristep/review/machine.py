@@ -43,6 +43,7 @@ from veristep.review.definitions import Definitions, check_applications, read_de
 from veristep.review.derived import Derivation, derivations
 from veristep.review.division import DivisionClaim, division_claims
 from veristep.review.instances import Instance, instances
+from veristep.review.rewrites import Rewrite, rewrite_chains
 from veristep.review.segment import math_spans
 from veristep.review.standing import (
     ORDER_RELATIONS,
@@ -194,6 +195,7 @@ def machine_check(
     checks += [judge_division(claim) for claim in divisions]
     checks += [judge_instance(instance, settings) for instance in instances(text)]
     checks += [judge_derivation(derivation, settings) for derivation in derivations(text)]
+    checks += [judge_rewrite(rewrite, settings) for rewrite in rewrite_chains(text)]
     checks += check_applications(text, {**(definitions or {}), **read_definitions(text)})
     searched = [judge_universal(u, settings) for u in universals]
     checks += searched
@@ -358,6 +360,26 @@ def judge_derivation(derivation: Derivation, settings: Settings) -> LinkCheck:
         found.status, "not decided"
     )
     return LinkCheck(latex, Tier.PLAUSIBLE, "derived_value", reason)
+
+
+def judge_rewrite(rewrite: Rewrite, settings: Settings) -> LinkCheck:
+    """A factorization or expansion right after an identity in the same chain
+    (``review.rewrites``), expanded exactly in a CAS worker."""
+    from veristep.core.pool import run_cas
+    from veristep.review.rewrites import decide_rewrite
+
+    link = rewrite.link
+    run = run_cas(decide_rewrite, rewrite.previous.lhs, link.lhs, link.rhs, settings=settings)
+    if not run.ok:
+        reason = f"expanding stopped ({run.status}): no evidence"
+        return LinkCheck(link.latex, Tier.PLAUSIBLE, "chain_rewrite", reason)
+    decision = run.value
+    if decision.status == "holds":
+        return LinkCheck(link.latex, Tier.GROUNDED, "chain_rewrite", "an identity")
+    if decision.status == "fails":
+        witness = f"{link.latex} is false {decision.witness}"
+        return LinkCheck(link.latex, Tier.REFUTED, "chain_rewrite", "not an identity", witness)
+    return LinkCheck(link.latex, Tier.PLAUSIBLE, "chain_rewrite", "not a rewrite this check reads")
 
 
 def judge_division(claim: DivisionClaim) -> LinkCheck:
