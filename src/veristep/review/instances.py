@@ -23,7 +23,7 @@ the fixed value:
 [('a^2 + 1 = 11', (('a', '3'),))]
 >>> instances("For $n = 1$ it is clear, and for larger $n$ we have $n^2 > n$.")
 []
->>> instances("This holds for $k = 0$ and $k \\ge 3$.")
+>>> instances("This holds for $k = 0$ and $k > 2$.")
 []
 """
 
