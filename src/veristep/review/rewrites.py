@@ -20,6 +20,7 @@ sum rewritten as another sum, and any formula that is not a polynomial of modest
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,8 +57,14 @@ def rewrite_chains(text: str) -> list[Rewrite]:
             continue
         if link.closed or link.real or max(len(link.lhs), len(link.rhs)) > MAX_SIDE_CHARS:
             continue
+        if _high_power(f"{previous.lhs} {link.lhs} {link.rhs}"):
+            continue  # expanding it could take the worker's whole deadline for nothing
         out.append(Rewrite(previous, link))
     return out
+
+
+def _high_power(latex: str) -> bool:
+    return any(int(e) > MAX_DEGREE for e in re.findall(r"\^\s*\{?\s*(\d+)", latex))
 
 
 def decide_rewrite(first: str, middle: str, last: str) -> RewriteDecision:
