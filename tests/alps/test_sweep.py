@@ -172,3 +172,22 @@ def test_sigterm_exports_what_finished_and_a_fresh_clone_resumes_from_it(tmp_pat
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout.splitlines()[-1])
     assert summary["resumed"] == len(exported) and summary["ran"] == 3 - len(exported)
+
+
+def test_an_ordered_completion_cell_that_spends_its_budget_is_finished_for_good(tmp_path):
+    # Running out of its own CPU budget is ResourceOut, as for a prover, so a resumed sweep does
+    # not run the cell again; only the wall deadline on a loaded machine is a Timeout.
+    from veristep.alps.sweep import _ordered_status
+
+    law = "x = (((y ◇ (y ◇ z)) ◇ (y ◇ x)) ◇ (y ◇ y))"  # a residual law: no model within 1 s
+    store = SweepStore(tmp_path / "s.sqlite", tmp_path / "certs")
+    summary = run_ladder([law], ["veristep/ordered"], [1], store, LocalBackend(1), 1024, False)
+    assert summary.ran == 1
+    (row,) = store.rows()
+    # Which deadline fires first depends on the machine's load; what each one means does not.
+    assert row["verdict"] == "" and row["status"] in ("ResourceOut", "Timeout")
+    finished = Cell(law, "veristep/ordered", 1) in store.done()
+    assert finished == (row["status"] == "ResourceOut")
+    assert _ordered_status("budget", "30 s spent, 12 pairs left", 9.0, 30) == "Timeout"
+    assert _ordered_status("budget", "30 s spent, 12 pairs left", 29.9, 30) == "ResourceOut"
+    assert _ordered_status("budget", "more than 5000 equations", 3.0, 30) == "ResourceOut"

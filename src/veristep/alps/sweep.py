@@ -16,6 +16,7 @@ to SQLite at once, so an interrupted sweep resumes where it stopped.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -187,9 +188,10 @@ def _run_ordered_cell(cell: Cell, memory_mb: int, recheck: bool) -> CellResult:
     from veristep.alps.ordered_completion import complete_ordered, from_law
 
     law = parse_law(cell.law)
+    cpu_start = time.process_time()
     result = complete_ordered(law, seconds=float(cell.budget))
-    named = {"saturated": "Saturated", "trivial": "Trivial", "incomplete": "GaveUp"}
-    status = named.get(result.status, "Timeout")
+    cpu_spent = time.process_time() - cpu_start
+    status = _ordered_status(result.status, result.detail, cpu_spent, cell.budget)
     verdict = "AUSTIN" if result.model else "TRIVIAL" if result.status == "trivial" else ""
     note = ""
     if verdict == "AUSTIN" and recheck:
@@ -214,6 +216,18 @@ def _run_ordered_cell(cell: Cell, memory_mb: int, recheck: bool) -> CellResult:
 
 
 ORDERED_RECHECK_WORK = 800_000_000  # the judge's own budget: twice the completion's own check
+_ORDERED_STATUS = {"saturated": "Saturated", "trivial": "Trivial", "incomplete": "GaveUp"}
+
+
+def _ordered_status(completion: str, detail: str, cpu_spent: float, budget: float) -> str:
+    """The SZS-like status of an ordered-completion cell. Its own budget (CPU time, equations,
+    pending pairs, work) running out is ``ResourceOut``, a cell finished for good; only time
+    running out before the CPU budget was spent — the wall deadline on a loaded machine — is
+    ``Timeout``, which runs again on resume."""
+    if completion in _ORDERED_STATUS:
+        return _ORDERED_STATUS[completion]
+    out_of_time = completion == "budget" and " s spent" in detail
+    return WALL_TIMEOUT if out_of_time and cpu_spent < 0.9 * budget else "ResourceOut"
 
 
 # ---------------------------------------------------------------- storage
