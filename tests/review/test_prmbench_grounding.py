@@ -29,6 +29,22 @@ def test_grounding_alone_on_the_prmbench_slice_flags_no_correct_step(shared_data
     assert figure.caught >= 6
 
 
+def test_a_division_said_in_words_counts_as_a_closed_computation() -> None:
+    # The figure's "containing a closed computation" counts every reader of closed arithmetic,
+    # not only formulas: a division with remainder in words is one.
+    row = {
+        "idx": "synthetic",
+        "original_question": "What is the remainder of 49 divided by 4?",
+        "original_process": ["When we divide 49 by 4 we get 12 with a remainder of 1."],
+        "modified_question": "What is the remainder of 49 divided by 4?",
+        "modified_process": ["When we divide 49 by 4 we get 12 with a remainder of 2."],
+        "error_steps": [1],
+    }
+    figure = grounding_figure([row])
+    assert (figure.error_steps, figure.computational_error_steps, figure.caught) == (1, 1, 1)
+    assert figure.correct_flagged == 0
+
+
 def _opc_rows(shared_data: Path) -> list[dict]:
     path = shared_data / "opc_judge_test" / "opc_judge_test.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

@@ -77,6 +77,11 @@ def metrics_table(per_system: dict[str, Metrics]) -> str:
     return "\n".join(out)
 
 
+# Checks that decide a closed computation: formulas without free letters (after the values a
+# sentence fixes are put in), and a division with remainder said in words.
+CLOSED_COMPUTATION_CHECKS = frozenset({"exact_arithmetic", "exact_real", "division_remainder"})
+
+
 @dataclass(frozen=True)
 class GroundingFigure:
     """What machine checks alone do on the PRMBench slice (no model involved)."""
@@ -117,7 +122,7 @@ def grounding_figure(rows: list[dict[str, Any]]) -> GroundingFigure:
                 unlabelled += result.outcome == "refuted"
                 continue
             err += 1
-            comp += any(c.check == "exact_arithmetic" for c in result.checks)
+            comp += any(c.check in CLOSED_COMPUTATION_CHECKS for c in result.checks)
             if result.outcome == "refuted":
                 caught += 1
                 caught_keys.append(f"{row['idx']}:modified:{i}")
