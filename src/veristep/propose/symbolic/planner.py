@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from veristep.propose.symbolic import goals
+from veristep.propose.symbolic.arithmetic import closed_moves, is_closed_arithmetic
 from veristep.propose.symbolic.conditions import condition_moves, exponential_as_unknown
 from veristep.propose.symbolic.conditions import split as split_conditions
 from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_derivative
@@ -162,6 +163,11 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
         return limit_moves(state, p)
     if has_pending_sum(state):
         return sum_moves(state, p)
+    if is_closed_arithmetic(p.start) and is_closed_arithmetic(state):
+        # A computation asked for as written: one operation per line, innermost first.
+        moves = closed_moves(state)
+        if moves:
+            return moves
     if isinstance(state, sp.Expr):
         # Plain numbers left by a calculus move: do the arithmetic; otherwise a named rewrite.
         laws = log_law_moves(state, p) if isinstance(p.target, sp.Expr) else []

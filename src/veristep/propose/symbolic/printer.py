@@ -49,6 +49,14 @@ class _StatePrinter(LatexPrinter):
             approach += "^{" + str(direction) + "}"
         return rf"\lim_{{{self._print(var)} \to {approach}}} \left({self._print(body)}\right)"
 
+    def _print_log(self, expr: sp.log, exp: str | None = None) -> str:
+        # A logarithm held with its base (log(81, 3), unevaluated) keeps the base in print.
+        if len(expr.args) != 2:
+            return super()._print_log(expr, exp)
+        arg, base = expr.args
+        text = rf"\log_{{{self._print(base)}}}{{\left({self._print(arg)} \right)}}"
+        return rf"{text}^{{{exp}}}" if exp else text
+
     def _print_Or(self, expr: sp.Or) -> str:
         return " \\lor ".join(self._grouped(arg, sp.And) for arg in _ordered_cases(expr))
 

@@ -17,11 +17,30 @@ from veristep.propose.protocol import Draft, Feedback, ProposedStep
 _GRACE_S = 2.0
 
 
-def latex_to_sympy(latex: str, settings: Settings) -> Any:
-    """Parse LaTeX with the project's parser and convert it to SymPy (InputError when it fails)."""
-    from veristep.mathgraph import parse_latex, to_sympy
+def latex_to_sympy(latex: str, settings: Settings, *, as_written: bool = False) -> Any:
+    """Parse LaTeX with the project's parser and convert it to SymPy (InputError when it fails).
 
-    return to_sympy(parse_latex(latex, settings), real=settings.domain == "real", settings=settings)
+    ``as_written`` keeps a computation without letters unevaluated (``\\frac12 + \\frac13``
+    stays a sum), so the planner can show its arithmetic instead of finding it already done.
+    """
+    import sympy as sp
+
+    from veristep.mathgraph import parse_latex, to_sympy
+    from veristep.propose.symbolic.arithmetic import is_closed_arithmetic
+
+    graph = parse_latex(latex, settings)
+    real = settings.domain == "real"
+    value = to_sympy(graph, real=real, settings=settings)
+    if not as_written or not is_closed_arithmetic(value):
+        return value
+    try:
+        with sp.evaluate(False):
+            written = to_sympy(graph, real=real, settings=settings)
+    except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
+        return value
+    # The unevaluated form must still be the same number (a converter shortcut may not be).
+    same = is_closed_arithmetic(written) and sp.simplify(written.doit() - value) == 0
+    return written if same else value
 
 
 class SymbolicProposer:
@@ -37,7 +56,6 @@ class SymbolicProposer:
         self, start: str, target: str, domain: str = "auto", feedback: Feedback | None = None
     ) -> Draft:
         from veristep.core.pool import run_cas
-        from veristep.propose.symbolic.planner import plan
 
         try:
             start_expr = latex_to_sympy(start, self.settings)
@@ -48,10 +66,13 @@ class SymbolicProposer:
             return Draft([], self.kind, note=note)
         self._learn(feedback)
         budget = self.settings.derive_timeout_s
+        # The start travels as LaTeX: a pickled SymPy object is rebuilt evaluated on arrival.
+        del start_expr
         result = run_cas(
-            plan,
-            start_expr,
+            _plan_as_written,
+            start,
             target_expr,
+            self.settings,
             settings=self.settings,
             timeout_s=budget + _GRACE_S,
             target_latex=target,
@@ -77,3 +98,10 @@ class SymbolicProposer:
         for index in feedback.weak_steps:
             if 1 <= index <= len(keys):
                 self.banned.add(tuple(keys[index - 1]))
+
+
+def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any) -> Any:
+    """The planner's search from the start as written (runs in the CAS worker)."""
+    from veristep.propose.symbolic.planner import plan
+
+    return plan(latex_to_sympy(start, settings, as_written=True), target, **options)
