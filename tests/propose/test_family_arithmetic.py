@@ -98,3 +98,21 @@ def test_a_rewrite_to_a_power_is_not_computed_back():
 def test_numbers_too_large_to_compute_by_hand_get_no_compute_line():
     state = _unevaluated(lambda: sp.Pow(sp.Integer(2), sp.Integer(100)))
     assert closed_moves(state) == []
+
+
+@pytest.mark.parametrize(
+    ("start", "target"), [("2x + 3x", "5x"), (r"\frac{1}{x} + \frac{1}{2x}", r"\frac{3}{2x}")]
+)
+def test_like_terms_combined_on_reading_still_get_their_line(start, target):
+    # SymPy reads 2x + 3x as 5x: the search finds nothing left to do, but the line is owed.
+    d = derive(start, target)
+    assert [s.operation for s in d.steps] == ["combine the like terms"]
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+
+
+def test_a_start_that_already_is_the_target_is_no_failure():
+    d = derive("x + 1", "1 + x")
+    assert d.steps == [] and d.endpoint.reached
+    assert "the start already is the target" in d.confidence.summary
+    assert "failed" not in d.confidence.summary
+    assert d.confidence.tier is Tier.UNCHECKED  # nothing was checked, so nothing is claimed

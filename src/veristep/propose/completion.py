@@ -105,7 +105,10 @@ def derive(
     best = loop.run(start, target, domain)
     derivation = best.derivation
     derivation.proposer = _proposer_record(chosen, loop, best)
-    if not derivation.steps:
+    if not derivation.steps and derivation.endpoint.reached:
+        # The start already is the target as written: nothing to derive, and no one failed.
+        derivation.confidence.summary += " · the start already is the target"
+    elif not derivation.steps:
         # Nothing to judge: say whose failure that is, in the verdict itself (DESIGN.md).
         why = best.draft.note or "it wrote no step"
         derivation.confidence.summary += f" · the {chosen.kind} proposer failed: {why}"

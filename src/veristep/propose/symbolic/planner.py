@@ -306,6 +306,8 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
         return None  # arithmetic written out (π + π/4) is done in a line of its own first
     if goals.identical(state, target):
         return "equal" if p.wants_pm else "exact"
+    if is_closed_arithmetic(state) and to_latex(state) == to_latex(target):
+        return "exact"  # a computation's result held unevaluated (5·6⁻¹) but printed as 5/6
     if is_family(state, p.var) or is_family(target, p.var):
         return "equal" if goals.same_family(state, target, p.var) else None
     if isinstance(target, sp.Expr):

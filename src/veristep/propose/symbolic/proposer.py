@@ -104,4 +104,42 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
     """The planner's search from the start as written (runs in the CAS worker)."""
     from veristep.propose.symbolic.planner import plan
 
-    return plan(latex_to_sympy(start, settings, as_written=True), target, **options)
+    found = plan(latex_to_sympy(start, settings, as_written=True), target, **options)
+    if found.reached and not found.steps:
+        step = _combine_step(start, options.get("target_latex", ""), settings)
+        if step is not None:
+            found.steps.append(step)
+    return found
+
+
+def _combine_step(start: str, target: str, settings: Settings) -> Any:
+    """The one line owed when SymPy already combined the start into the target on reading
+    (``2x + 3x`` is read as ``5x``): the search found nothing left to do, yet the start as
+    written is not the target as written. None when it is."""
+    import sympy as sp
+
+    from veristep.grounding.conclusion import same_as_written
+    from veristep.mathgraph import parse_latex, to_sympy
+    from veristep.propose.symbolic.moves import state_key
+    from veristep.propose.symbolic.planner import PlannedStep
+
+    if not target:
+        return None
+    graph = parse_latex(start, settings)
+    if same_as_written(graph, parse_latex(target, settings)):
+        return None
+    value = latex_to_sympy(start, settings)
+    try:
+        with sp.evaluate(False):
+            written = to_sympy(graph, real=settings.domain == "real", settings=settings)
+    except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
+        written = value
+    fewer_terms = isinstance(written, sp.Add) and len(sp.Add.make_args(value)) < len(written.args)
+    if fewer_terms:
+        operation, why = (
+            "combine the like terms",
+            "terms of the same kind add by their coefficients",
+        )
+    else:
+        operation, why = "simplify", "the same expression, simplified"
+    return PlannedStep("combine", operation, why, "rewrite", target, state_key(value))
