@@ -116,3 +116,31 @@ def test_a_start_that_already_is_the_target_is_no_failure():
     assert "the start already is the target" in d.confidence.summary
     assert "failed" not in d.confidence.summary
     assert d.confidence.tier is Tier.UNCHECKED  # nothing was checked, so nothing is claimed
+
+
+@pytest.mark.parametrize(
+    ("start", "target", "operations", "middle"),
+    [
+        (r"0.2 \cdot 0.3", "0.06", ["compute $0.2 \\cdot 0.3 = 0.06$"], []),
+        (r"\frac{0.2}{0.05}", "4", ["compute $0.2 \\div 0.05 = 4$"], []),
+        (
+            r"(1.2 + 0.8) \cdot 1.5",
+            "3",
+            ["compute $1.2 + 0.8 = 2$", "compute $2 \\cdot 1.5 = 3$"],
+            ["2 \\cdot 1.5"],
+        ),
+        (r"3.2 - 5", "-1.8", ["compute $3.2 - 5 = -1.8$"], []),
+    ],
+)
+def test_a_computation_in_decimals_is_done_in_decimals(start, target, operations, middle):
+    d = derive(start, target)
+    assert [s.operation for s in d.steps] == operations
+    assert [s.latex for s in d.states[1:-1]] == middle  # decimals stay decimals between lines
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+
+
+def test_a_decimal_beside_a_third_is_added_as_fractions():
+    # 1/3 has no exact decimal: the fraction rules take over rather than a rounded line.
+    d = derive(r"0.5 + \frac{1}{3}", r"\frac{5}{6}")
+    assert d.steps[0].operation == "write the fractions over the common denominator $6$"
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED

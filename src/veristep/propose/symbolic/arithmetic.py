@@ -21,6 +21,7 @@ from math import gcd, lcm
 import sympy as sp
 
 from veristep.propose.symbolic.moves import Move, bare_tex, math, tex
+from veristep.propose.symbolic.printer import decimal_text, to_latex
 
 # A rule looks at one node and returns (name, operation, justification, replacement) or None.
 Rule = Callable[[sp.Basic], tuple[str, str, str, sp.Basic] | None]
@@ -37,11 +38,15 @@ def is_closed_arithmetic(expr: sp.Basic) -> bool:
     )
 
 
-def closed_moves(state: sp.Basic) -> list[Move]:
-    """The next line of a closed computation, or [] when no teaching rule applies."""
+def closed_moves(state: sp.Basic, *, decimals: bool = False) -> list[Move]:
+    """The next line of a closed computation, or [] when no teaching rule applies.
+
+    ``decimals``: the computation was written in decimals, so an operation on terminating
+    decimals is done as decimal arithmetic and every line prints its decimals as decimals.
+    """
     if not isinstance(state, sp.Expr):
         return []
-    found = _first(state)
+    found = _first(state, (_decimal_compute,) if decimals else ())
     if found is None:
         return []
     node, (name, operation, why, new) = found
@@ -49,7 +54,8 @@ def closed_moves(state: sp.Basic) -> list[Move]:
         replaced = _tidy(state.xreplace({node: new}))
     if sp.srepr(replaced) == sp.srepr(state):
         return []
-    return [Move(name, operation, why, "rewrite", replaced)]
+    latex = to_latex(replaced, decimals=True) if decimals else None
+    return [Move(name, operation, why, "rewrite", replaced, latex=latex)]
 
 
 def _tidy(expr: sp.Basic, in_product: bool = False) -> sp.Basic:
@@ -71,17 +77,19 @@ def _tidy(expr: sp.Basic, in_product: bool = False) -> sp.Basic:
         return expr.func(*args)
 
 
-def _first(node: sp.Basic) -> tuple[sp.Basic, tuple[str, str, str, sp.Basic]] | None:
+def _first(
+    node: sp.Basic, extra: tuple[Rule, ...] = ()
+) -> tuple[sp.Basic, tuple[str, str, str, sp.Basic]] | None:
     """The node to rewrite next: innermost and leftmost first, except that a logarithm, a root
     or an exponential of a logarithm is read whole before its parts (``\\log_3 3^4`` is 4, not
     ``\\log_3 81`` again), and a fraction or a sum of fractions is one unit, never entered."""
-    for rule in _WHOLE_FIRST:
+    for rule in (*extra, *_WHOLE_FIRST):
         result = rule(node)
         if result is not None:
             return node, result
     if _fraction(node) is None and not _fraction_sum(node):
         for arg in node.args:
-            found = _first(arg)
+            found = _first(arg, extra)
             if found is not None:
                 return found
     for rule in _RULES:
@@ -350,6 +358,49 @@ def _exp_of_log(e: sp.Basic) -> tuple[str, str, str, sp.Basic] | None:
     inner = log.args[0]
     operation = f"use {math(f'{bare_tex(e)} = {bare_tex(inner)}')}"
     return "exp-of-log", operation, "the power undoes the logarithm to the same base", inner
+
+
+# -- decimals ------------------------------------------------------------------------------------
+
+
+def _decimal_compute(e: sp.Basic) -> tuple[str, str, str, sp.Basic] | None:
+    """One sum, product, quotient or power of terminating decimals, done in decimals
+    (0.2 · 0.3 = 0.06)."""
+    if isinstance(e, sp.Pow) and isinstance(e.exp, sp.Integer) and 1 < e.exp <= 12:
+        base = decimal_text(e.base) if isinstance(e.base, sp.Rational) else None
+        shown = None if base is None else f"{base if e.base >= 0 else f'({base})'}^{{{e.exp}}}"
+    elif isinstance(e, sp.Add | sp.Mul):
+        shown = _decimal_operands(e)
+    else:
+        return None
+    if shown is None:
+        return None
+    value = e.doit()
+    if not isinstance(value, sp.Rational) or decimal_text(value) is None:
+        return None
+    operation = f"compute {math(f'{shown} = {decimal_text(value)}')}"
+    return "decimal-compute", operation, "decimal arithmetic", value
+
+
+def _decimal_operands(e: sp.Add | sp.Mul) -> str | None:
+    """The operation written in decimals, or None unless every operand is a terminating decimal
+    (a divisor may be one too: 0.2 ÷ 0.05)."""
+    parts: list[str] = []
+    for i, arg in enumerate(e.args):
+        divisor = isinstance(e, sp.Mul) and isinstance(arg, sp.Pow) and arg.exp == -1
+        operand = arg.base if divisor else arg
+        if not isinstance(operand, sp.Rational) or decimal_text(operand) is None:
+            return None
+        text = decimal_text(operand)
+        if isinstance(e, sp.Add):
+            parts.append(
+                text if i == 0 else (f"- {text[1:]}" if text.startswith("-") else f"+ {text}")
+            )
+        else:
+            parts.append(f"\\div {text}" if divisor else (text if i == 0 else f"\\cdot {text}"))
+    if isinstance(e, sp.Mul) and parts[0].startswith("\\div"):
+        return None  # a quotient written with its divisor first: leave it to the fraction rules
+    return " ".join(parts)
 
 
 # -- special values and plain computation -------------------------------------------------------

@@ -37,6 +37,7 @@ class Problem:
     wants_pm: bool = False  # the target is written with \pm
     banned: set[tuple[str, str]] = field(default_factory=set)  # (state key, move name)
     deadline: float | None = None  # time.monotonic() after which no new rewrite is started
+    decimals: bool = False  # a computation written in decimals is shown in decimals
 
 
 Strategy = Callable[[sp.Basic, Problem], list[Move]]

@@ -91,12 +91,14 @@ def plan(
     budget_s: float = 10.0,
     max_nodes: int = 120,
     max_depth: int = 18,
+    decimals: bool = False,
 ) -> Plan:
-    """Search for a chain of moves from ``start`` to ``target`` (SymPy objects)."""
+    """Search for a chain of moves from ``start`` to ``target`` (SymPy objects); ``decimals``
+    when the start was written in decimals."""
     began = time.monotonic()
     wants_pm = "\\pm" in target_latex
     var = goals.unknown_from_target(target) or pick_var(start, target)
-    p = Problem(start, target, var, target_latex, wants_pm, set(banned))
+    p = Problem(start, target, var, target_latex, wants_pm, set(banned), decimals=decimals)
     p.deadline = began + budget_s
     counter = itertools.count()
     frontier = [_Node(0.0, next(counter), start)]
@@ -165,7 +167,7 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
         return sum_moves(state, p)
     if is_closed_arithmetic(p.start) and is_closed_arithmetic(state):
         # A computation asked for as written: one operation per line, innermost first.
-        moves = closed_moves(state)
+        moves = closed_moves(state, decimals=p.decimals)
         if moves:
             return moves
     if isinstance(state, sp.Expr):

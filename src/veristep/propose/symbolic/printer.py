@@ -81,7 +81,37 @@ def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
         return args
 
 
+class _DecimalPrinter(_StatePrinter):
+    """For a computation written in decimals: a fraction whose denominator has no prime but 2
+    and 5 prints as the exact decimal it is (15/4 as 3.75); any other stays a fraction."""
+
+    def _print_Rational(self, expr: sp.Rational) -> str:
+        text = decimal_text(expr)
+        return text if text is not None else super()._print_Rational(expr)
+
+
+def decimal_text(value: sp.Rational) -> str | None:
+    """The exact decimal of a terminating fraction, else None.
+
+    >>> [decimal_text(sp.Rational(p, q)) for p, q in [(15, 4), (-3, 50), (1, 3)]]
+    ['3.75', '-0.06', None]
+    """
+    q, twos, fives = int(value.q), 0, 0
+    while q % 2 == 0:
+        q, twos = q // 2, twos + 1
+    while q % 5 == 0:
+        q, fives = q // 5, fives + 1
+    if q != 1:
+        return None
+    places = max(twos, fives)
+    scaled = abs(int(value.p)) * 10**places // int(value.q)
+    whole, frac = divmod(scaled, 10**places) if places else (scaled, 0)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole}" + (f".{frac:0{places}d}" if places else "")
+
+
 _PRINTER = _StatePrinter()
+_DECIMAL_PRINTER = _DecimalPrinter()
 
 # A product ``f·(u + v)`` prints as ``f \left(u + v\right)``, which reads back as the function f
 # applied to u + v (f, g, h, F, G always; y, u, v of one variable). An explicit \cdot keeps it a
@@ -89,10 +119,11 @@ _PRINTER = _StatePrinter()
 _READS_AS_APPLICATION = re.compile(r"(?<![\\A-Za-z])([fghFGyuv]) \\left\(")
 
 
-def to_latex(expr: sp.Basic) -> str:
-    """The LaTeX of one planner state."""
+def to_latex(expr: sp.Basic, *, decimals: bool = False) -> str:
+    """The LaTeX of one planner state (``decimals``: terminating fractions as decimals)."""
     if expr is sp.true:
         return r"\top"
     if expr is sp.false:
         return r"\bot"
-    return _READS_AS_APPLICATION.sub(r"\1 \\cdot \\left(", _PRINTER.doprint(expr))
+    printer = _DECIMAL_PRINTER if decimals else _PRINTER
+    return _READS_AS_APPLICATION.sub(r"\1 \\cdot \\left(", printer.doprint(expr))

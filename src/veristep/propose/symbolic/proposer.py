@@ -8,6 +8,7 @@ states where they were tried, so the next attempt searches around them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from veristep.core.settings import Settings
@@ -104,7 +105,10 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
     """The planner's search from the start as written (runs in the CAS worker)."""
     from veristep.propose.symbolic.planner import plan
 
-    found = plan(latex_to_sympy(start, settings, as_written=True), target, **options)
+    decimals = re.search(r"\d\.\d", start) is not None
+    found = plan(
+        latex_to_sympy(start, settings, as_written=True), target, decimals=decimals, **options
+    )
     if found.reached and not found.steps:
         step = _combine_step(start, options.get("target_latex", ""), settings)
         if step is not None:
