@@ -144,3 +144,12 @@ def test_a_decimal_beside_a_third_is_added_as_fractions():
     d = derive(r"0.5 + \frac{1}{3}", r"\frac{5}{6}")
     assert d.steps[0].operation == "write the fractions over the common denominator $6$"
     assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+
+
+def test_a_tower_of_powers_is_not_expanded_to_be_shown():
+    # 10^{10^{10}} has ten billion digits: it is never read as written (its doit() would be
+    # computed), so the planner answers from the value at once instead of running out of time.
+    d = derive(r"10^{10^{10}} + 1", r"10^{10^{10}} + 2")
+    assert not d.endpoint.reached
+    assert d.confidence.tier not in (Tier.GROUNDED, Tier.VERIFIED)
+    assert "timeout" not in d.confidence.summary

@@ -39,9 +39,38 @@ def latex_to_sympy(latex: str, settings: Settings, *, as_written: bool = False) 
             written = to_sympy(graph, real=real, settings=settings)
     except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
         return value
+    if not _hand_sized(written):
+        return value  # 10^{10^{10}}: nothing a line by hand would show, and doit() would explode
     # The unevaluated form must still be the same number (a converter shortcut may not be).
     same = is_closed_arithmetic(written) and sp.simplify(written.doit() - value) == 0
     return written if same else value
+
+
+def _hand_sized(expr: Any) -> bool:
+    """Small enough to compute by hand: few operations, whole numbers below 10^12, powers
+    below 1000."""
+    import sympy as sp
+
+    for count, node in enumerate(sp.preorder_traversal(expr), 1):
+        if count > 400:
+            return False
+        if isinstance(node, sp.Integer) and abs(node) > 10**12:
+            return False
+        if isinstance(node, sp.Pow) and not _small_exponent(node.exp):
+            return False
+    return True
+
+
+def _small_exponent(exp: Any) -> bool:
+    """An exponent of at most 1000 in size, built without powers (10^{10^{10}} is not)."""
+    import sympy as sp
+
+    if any(isinstance(n, sp.Pow) and n.exp != -1 for n in sp.preorder_traversal(exp)):
+        return False
+    try:
+        return abs(float(exp)) <= 1000
+    except (TypeError, ValueError):
+        return False
 
 
 class SymbolicProposer:
