@@ -425,6 +425,8 @@ def _compute(e: sp.Basic) -> tuple[str, str, str, sp.Basic] | None:
         return None
     if isinstance(e, sp.Pow) and (not isinstance(e.exp, sp.Integer) or abs(e.exp) > 64):
         return None
+    if isinstance(e, sp.Pow) and e.base == 0 and e.exp <= 0:
+        return None  # 0^0 and 0^{-k}: a convention or no value, never a line of arithmetic
     value = e.doit()
     if not isinstance(value, sp.Rational) or abs(value.p) > _MAX_INT or value.q > _MAX_INT:
         return None
