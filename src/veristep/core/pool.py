@@ -415,7 +415,16 @@ def start_shared_pool(settings: Settings) -> None:
         with contextlib.suppress(Exception):
             shared_pool(settings)
 
-    threading.Thread(target=create, name="veristep-cas-start", daemon=True).start()
+    starter = threading.Thread(target=create, name="veristep-cas-start", daemon=True)
+    starter.start()
+    # A caller that exits at once (bad input found after this call) must not leave the pool
+    # half-started: a worker forked as the process goes makes the forkserver print a traceback.
+    atexit.register(_finish_start, starter)
+
+
+def _finish_start(starter: threading.Thread) -> None:
+    starter.join(timeout=2 * _JOIN_S)
+    _close_shared()
 
 
 def run_cas(

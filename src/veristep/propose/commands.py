@@ -38,14 +38,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from veristep.core.pool import start_shared_pool
 
-    start_shared_pool(settings)  # beside the imports, parsing and planning, not after them
-    from veristep.propose.completion import derive
-
-    export = _html_exporter() if args.html else None  # fail before the work, not after it
+    # Arguments are checked before any worker starts: bad input answers at once.
     if args.html and not Path(args.html).resolve().parent.is_dir():
         raise InputError(f"--html {args.html}: its folder does not exist")
     if args.attempts is not None and args.attempts < 1:
         raise InputError(f"--attempts must be at least 1, got {args.attempts}")
+    start_shared_pool(settings)  # beside the imports, parsing and planning, not after them
+    from veristep.propose.completion import derive
+
+    export = _html_exporter() if args.html else None  # fail before the work, not after it
     with _Progress(enabled=sys.stderr.isatty()) as progress:
         derivation = derive(
             args.start,
