@@ -42,7 +42,7 @@ if [ -z "$python" ]; then echo "setup: Python >= 3.11 is required" >&2; exit 1; 
 if [ ! -x .venv/bin/python ]; then "$python" -m venv .venv; fi
 
 extras="llm,web"
-if [ "$dev" = 1 ]; then extras="llm,web,ray,dev,llm-local"; fi
+if [ "$dev" = 1 ]; then extras="llm,web,ray,dev,llm-local,mcp"; fi
 stamp=".venv/.veristep-installed-$extras-$(sha1sum pyproject.toml | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing veristep[$extras] into .venv"
