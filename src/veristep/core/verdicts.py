@@ -98,9 +98,15 @@ class Endpoint:
     # The conclusion gate (a solved-form last state compared with the start): None when it does
     # not apply or could not decide, else {"verdict": "refuted"|"incomplete", "reason", "witness"}.
     conclusion: dict[str, Any] | None = None
+    # A given target that substitution shows to be wrong, answered in a sentence with the right
+    # answer ("x = 12 does not solve it: ..."); absent from the JSON when there is none.
+    correction: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if out["correction"] is None:
+            del out["correction"]
+        return out
 
 
 @dataclass
@@ -160,9 +166,15 @@ class Derivation:
     proposer: dict[str, Any] = field(
         default_factory=lambda: {"kind": None, "model": None, "attempts": 0, "usage": None}
     )
+    # A goal-only task (derive without a target): the goal and the answer stated in a sentence.
+    goal: str | None = None
+    answer: dict[str, Any] | None = None
+    # One state judged as a claim (an equation typed alone): true, false with a witness, or true
+    # under a condition.
+    claim: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "start": self.start,
             "target": self.target,
             "states": [s.to_json() for s in self.states],
@@ -171,6 +183,10 @@ class Derivation:
             "confidence": self.confidence.to_json(),
             "proposer": self.proposer,
         }
+        for key in ("goal", "answer", "claim"):
+            if getattr(self, key) is not None:  # absent, not null: the contract's keys stay
+                out[key] = getattr(self, key)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Derivation:
@@ -184,4 +200,7 @@ class Derivation:
             endpoint=Endpoint(**data["endpoint"]),
             confidence=Confidence(**conf),
             proposer=data.get("proposer") or {},
+            goal=data.get("goal"),
+            answer=data.get("answer"),
+            claim=data.get("claim"),
         )

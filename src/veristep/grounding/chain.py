@@ -86,7 +86,27 @@ def check_states(
     convertible = sum(1 for s in parsed[1:] if s.convertible) if len(parsed) > 1 else 0
     confidence = chain_confidence(steps, end, convertible)
     records = [s.record() for s in parsed]
-    return Derivation(states[0], target, records, steps, end, confidence), parsed
+    derivation = Derivation(states[0], target, records, steps, end, confidence)
+    if len(parsed) == 1 and target is None:
+        _judge_as_claim(derivation, parsed[0], ctx)
+    return derivation, parsed
+
+
+def _judge_as_claim(derivation: Derivation, state: State, ctx: Context) -> None:
+    """One equation typed alone is a claim about every value of its letters (grounding.claim):
+    its verdict becomes the chain's, in the claim's own words."""
+    from veristep.grounding.claim import judge_claim
+
+    try:
+        found = judge_claim(state, ctx)
+    except Exception:  # the claim reading is an addition; a defect in it must not cost the report
+        log.warning("claim judgement failed", exc_info=True)
+        return
+    if found is None:
+        return
+    derivation.claim = found
+    derivation.confidence.tier = Tier.parse(found["tier"])
+    derivation.confidence.summary = f"claim {found['sentence']}"
 
 
 def parse_change_types(change_types: list[str] | None, n_steps: int) -> list[ChangeType | None]:
