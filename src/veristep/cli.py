@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "review": "veristep.review.commands",
     "data": "veristep.data.commands",
     "do": "veristep.workspace.commands",
+    "mcp": "veristep.tools.commands",
 }
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE = 0, 1, 2
