@@ -57,9 +57,12 @@ class StepVerdict:
     expr_latex: str | None = None
     justification: str | None = None
     change_type: str | None = None
+    # The check's findings as data (values lost, added or wrong, each side at a wrong value, an
+    # assumption): what the learner view words; absent from the JSON when there are none.
+    facts: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "index": self.index,
             "operation": self.operation,
             "expr_latex": self.expr_latex,
@@ -72,6 +75,9 @@ class StepVerdict:
             "witness": self.witness,
             "ms": round(self.ms, 2),
         }
+        if self.facts:
+            out["facts"] = self.facts
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StepVerdict:
@@ -87,6 +93,7 @@ class StepVerdict:
             expr_latex=data.get("expr_latex"),
             justification=data.get("justification"),
             change_type=data.get("change_type"),
+            facts=data.get("facts"),
         )
 
 

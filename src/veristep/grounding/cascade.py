@@ -139,7 +139,12 @@ def judge(prev: Basic, nxt: Basic, change_type: ChangeType | None, ctx: Context)
             reason += " (" + "; ".join(dict.fromkeys(step_ctx.timeouts)) + ")"
         return StepVerdict(0, Tier.PLAUSIBLE, Relation.UNKNOWN, None, reason, None, ms)
     tier, reason = apply_declared(decision, change_type)
-    return StepVerdict(0, tier, decision.relation, name, reason, _jsonable(decision.witness), ms)
+    verdict = StepVerdict(0, tier, decision.relation, name, reason, _jsonable(decision.witness), ms)
+    facts = dict(decision.facts or {})
+    if decision.assumption is not None:
+        facts["assumes"] = decision.assumption.removeprefix("assumes ")
+    verdict.facts = _jsonable(facts) or None
+    return verdict
 
 
 def apply_declared(decision: Decision, change_type: ChangeType | None) -> tuple[Tier, str]:

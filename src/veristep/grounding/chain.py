@@ -269,7 +269,10 @@ def conclusion(start: State, last: State, ctx: Context) -> dict[str, Any] | None
     if found is None:
         return None
     if found.admitted_wrong is not None:
-        return {"verdict": "refuted", "reason": found.reason, "witness": found.admitted_wrong}
+        out = {"verdict": "refuted", "reason": found.reason, "witness": found.admitted_wrong}
+        if found.sides is not None:
+            out["sides"] = found.sides
+        return out
     return {"verdict": "incomplete", "reason": found.reason, "witness": found.lost}
 
 

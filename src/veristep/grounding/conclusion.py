@@ -99,6 +99,7 @@ class Conclusion:
     admitted_wrong: Any = None  # a value the conclusion admits that does not solve the start
     lost: Any = None  # a value solving the start that the conclusion loses
     reason: str = ""
+    sides: dict[str, str] | None = None  # each side of the start at the wrong value
 
 
 def conclusion_gate(start: Basic, last: Basic, ctx: Context) -> Conclusion | None:
@@ -112,10 +113,11 @@ def conclusion_gate(start: Basic, last: Basic, ctx: Context) -> Conclusion | Non
     out = cas.run(compare_conclusion, start, last, ctx=ctx)
     if not out.ok or out.value is None:
         return None
-    tag, value = out.value
+    tag, value, *sides = out.value
     if tag == "wrong":
         where = _point(value)
-        return Conclusion(admitted_wrong=value, reason=f"{where} does not solve the start")
+        said = f"{where} does not solve the start"
+        return Conclusion(admitted_wrong=value, reason=said, sides=sides[0] if sides else None)
     if tag == "lost":
         where = _point(value)
         return Conclusion(lost=value, reason=f"{where} also solves the start")
@@ -136,6 +138,7 @@ def compare_conclusion(start: Basic, last: Basic) -> tuple[str, Any] | None:
     """
     from veristep.grounding.solving import compare_sets, holds, real_solution_set
     from veristep.grounding.statements import symbols_of
+    from veristep.grounding.witness import sides_at
 
     syms = symbols_of(start, last)
     if len(syms) == 1:
@@ -143,7 +146,9 @@ def compare_conclusion(start: Basic, last: Basic) -> tuple[str, Any] | None:
         tag, first, lost = compare_sets(real_solution_set(start, var), real_solution_set(last, var))
         if tag in ("new", "widens"):
             wrong = [v for v in first if holds(start, var, v) is False]
-            return ("wrong", {var.name: str(wrong[0])}) if wrong else None
+            if not wrong:
+                return None
+            return ("wrong", {var.name: str(wrong[0])}, sides_at(start, var, wrong[0]))
         if tag == "narrows":
             return ("lost", {var.name: str(lost[0])}) if lost else None
         if tag == "empty":

@@ -28,6 +28,10 @@ class Decision:
     # case a = 0): the assumption that makes it valid ("assumes a ≠ 0"). Such a step is valid
     # for every generic parameter, unlike one that loses a value of the unknown.
     assumption: str | None = None
+    # What the check found, as data rather than prose, for views that word it for a reader (the
+    # learner view): "var", and "kept"/"lost"/"added"/"wrong" value lists, "sides" (each side of
+    # the previous state at a wrong value). Never used to decide anything.
+    facts: dict[str, Any] | None = None
 
     @classmethod
     def refuted(cls, reason: str, witness: Any) -> Decision:

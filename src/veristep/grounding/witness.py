@@ -87,3 +87,35 @@ def describe_point(w: dict[str, str], var: Symbol) -> str:
     return (
         f"at {var.name} = {w[var.name]} the previous is {w['previous']} and the next is {w['next']}"
     )
+
+
+def sides_at(statement: Any, var: Symbol, value: Any) -> dict[str, str] | None:
+    """Each side of an equation or inequality at ``var = value``, for a person to redo the
+    substitution ("put x = 19 into 2x = 22: the left side is 38, the right side 22").
+
+    In a conjunction (a statement with its written domain) the first relation that fails there
+    is the one shown. None when no relation has both sides finite reals at that point.
+
+    >>> from sympy import Eq, symbols
+    >>> x = symbols("x", real=True)
+    >>> sides_at(Eq(2 * x + 8, 30), x, 3)
+    {'left': '14', 'right': '30'}
+    """
+    from sympy import And, Or
+    from sympy.core.relational import Relational
+
+    relations = [statement]
+    if isinstance(statement, (And, Or)):
+        relations = [a for a in statement.args if isinstance(a, Relational)]
+    found = None
+    for rel in relations:
+        if not isinstance(rel, Relational):
+            continue
+        left, right = value_at(rel.lhs, var, value), value_at(rel.rhs, var, value)
+        if left is None or right is None:
+            continue
+        sides = {"left": sstr(left), "right": sstr(right)}
+        if rel.func(left, right) is S.false:
+            return sides
+        found = found or sides
+    return found

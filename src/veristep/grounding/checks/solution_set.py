@@ -21,6 +21,7 @@ can only cost a decision, never produce a false refutation.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sympy import Basic, S, Symbol
@@ -30,7 +31,7 @@ from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.solving import compare_sets, holds, real_solution_set
 from veristep.grounding.statements import is_statement, symbols_of
-from veristep.grounding.witness import show
+from veristep.grounding.witness import show, sides_at
 
 
 def solution_set(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
@@ -43,7 +44,27 @@ def solution_set(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     out = cas.run(relate_solution_sets, prev, nxt, var, ctx=ctx)
     if not out.ok:
         return None
-    return _decide(out.value, var)
+    decision = _decide(out.value, var)
+    if decision is None:
+        return None
+    return replace(decision, facts=_facts(out.value, var))
+
+
+def _facts(result: tuple[str, Any, Any], var: Symbol) -> dict[str, Any] | None:
+    """The values behind the decision as data (the learner view words them)."""
+    tag, first, second = result
+    if tag == "narrows":
+        return {"var": var.name, "kept": list(first), "lost": list(second)}
+    if tag in ("widens", "widens-from-nothing"):
+        return {"var": var.name, "added": list(first)}
+    if tag == "empty":
+        return {"var": var.name, "lost": [first]}
+    if tag == "new":
+        out: dict[str, Any] = {"var": var.name, "wrong": list(first)}
+        if second:
+            out["sides"] = second  # the previous state's sides at the first wrong value
+        return out
+    return None
 
 
 def _decide(result: tuple[str, Any, Any], var: Symbol) -> Decision | None:
@@ -89,6 +110,8 @@ def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any
         tag = "widens-from-nothing"
     if tag == "new" and not all(holds(prev, var, v) is False for v in first):
         return ("undecided", None, None)
+    if tag == "new":
+        return (tag, first, sides_at(prev, var, next(iter(first))))
     if tag == "empty" and (first is None or holds(prev, var, first) is not True):
         return ("undecided", None, None)
     return (tag, first, second)
