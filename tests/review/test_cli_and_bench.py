@@ -93,6 +93,9 @@ def test_missing_file_and_bad_options_exit_2(
 ) -> None:
     assert main(["review", "no-such-proof.md"]) == 2
     assert "proof file not found" in capsys.readouterr().err
+    assert main(["review", str(data_dir.parent)]) == 2  # a folder is not "not found"
+    err = capsys.readouterr().err
+    assert "is a folder" in err and "not found" not in err
     assert main(["review", "--bench", "opc", "--systems", "agent,oracle"]) == 2
     assert "unknown system 'oracle'" in capsys.readouterr().err
     proof = data_dir.parent / "p.md"

@@ -45,8 +45,9 @@ def test_pages_save_versions_and_render(client) -> None:
     assert "attachment" in export.headers["content-disposition"] and "<link" not in export.text
     assert client.get("/api/pages").json()["pages"][0]["id"] == made["id"]
     bad = client.post("/api/pages", json={"title": "x", "blocks": [{"kind": "plott", "data": {}}]})
-    assert bad.status_code == 400 and "plot" in bad.json()["message"]
-    assert client.get("/api/pages/nope").status_code == 400
+    assert bad.status_code == 422 and "'plot'" in bad.json()["message"]
+    assert "blocks.0" in bad.json()["message"]
+    assert client.get("/api/pages/nope").status_code == 404
 
 
 def test_exercise_choices_and_typed_answers(client) -> None:

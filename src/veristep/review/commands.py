@@ -132,6 +132,8 @@ def _iteration_status() -> Iterator[Callable[[Any], None]]:
 
 def _read_proof(name: str, what: str = "proof") -> str:
     path = Path(name)
+    if name != "-" and path.is_dir():
+        raise InputError(f"{what} must be a file, and {name} is a folder: name one file in it")
     if name != "-" and not path.is_file():
         raise InputError(f"{what} file not found: {name}")
     try:

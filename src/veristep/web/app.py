@@ -24,6 +24,7 @@ from veristep.core.settings import Settings
 from veristep.web.engine import DeadlineExceeded, Engine
 from veristep.web.limits import BodyLimit, error_body
 from veristep.web.store import DerivationStore
+from veristep.workspace.page_store import MissingPage
 
 log = logging.getLogger("veristep.web")
 
@@ -88,16 +89,23 @@ def _install_errors(app: FastAPI) -> None:
         body["message"] = exc.located()
         return JSONResponse(body, status_code=400)
 
+    @app.exception_handler(MissingPage)
+    async def missing_page(request: Request, exc: MissingPage) -> Response:
+        if _wants_page(request):
+            from veristep.web.pages import not_found_page
+
+            return HTMLResponse(not_found_page(exc.located()), status_code=404)
+        body = exc.to_json()
+        body["message"] = exc.located()
+        return JSONResponse(body, status_code=404)
+
     @app.exception_handler(DeadlineExceeded)
     async def deadline(_: Request, exc: DeadlineExceeded) -> JSONResponse:
         return JSONResponse(error_body("timeout", str(exc)), status_code=504)
 
     @app.exception_handler(RequestValidationError)
     async def validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
-            for e in exc.errors()
-        ]
+        problems = [f"{_path(e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in exc.errors()]
         return JSONResponse(
             error_body("validation", "; ".join(problems) or "invalid request"), status_code=422
         )
@@ -119,6 +127,27 @@ def _install_errors(app: FastAPI) -> None:
         return JSONResponse(
             error_body("internal", f"internal error: {type(exc).__name__}"), status_code=500
         )
+
+
+def _path(loc: Any) -> str:
+    """A validation error's location as a path a person can follow: ``blocks.3.data.from``.
+
+    The request body's root and a page block's union tag (``blocks.3.plot.data``) are dropped.
+
+    >>> _path(("body", "blocks", 3, "plot", "data", "from"))
+    'blocks.3.data.from'
+    """
+    from veristep.web.page_schema import BLOCK_KINDS
+
+    parts = list(loc)
+    if parts[:1] == ["body"] and len(parts) > 1:
+        parts = parts[1:]
+    kept = [
+        p
+        for i, p in enumerate(parts)
+        if not (p in BLOCK_KINDS and i > 0 and isinstance(parts[i - 1], int))
+    ]
+    return ".".join(str(p) for p in kept) or "body"
 
 
 def _wants_page(request: Request) -> bool:

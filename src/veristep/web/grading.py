@@ -39,8 +39,10 @@ def states_of(derivation: dict[str, Any]) -> list[str]:
     return out
 
 
-def regrade(engine: Any, derivation: dict[str, Any]) -> dict[str, Any]:
-    """The client's chain judged by ``engine.check``; the client's tiers are discarded."""
+def regrade(engine: Any, derivation: dict[str, Any], progress: Any = None) -> dict[str, Any]:
+    """The client's chain judged by ``engine.check``; the client's tiers are discarded.
+
+    ``progress`` hears each judged step (see ``Engine.check``)."""
     states = states_of(derivation)
     steps_in = derivation.get("steps") if isinstance(derivation.get("steps"), list) else []
     declared = [s.get("change_type") if isinstance(s, dict) else None for s in steps_in]
@@ -50,7 +52,9 @@ def regrade(engine: Any, derivation: dict[str, Any]) -> dict[str, Any]:
         else None
     )
     target = derivation.get("target")
-    graded = engine.check(states, change_types, target if isinstance(target, str) else None)
+    target = target if isinstance(target, str) and target else None
+    extra = {"progress": progress} if progress is not None else {}
+    graded = engine.check(states, change_types, target, **extra)
     for mine, theirs in zip(graded.get("steps") or [], steps_in, strict=False):
         if isinstance(theirs, dict):
             for key in _DESCRIPTIVE:
@@ -67,14 +71,16 @@ def regrade(engine: Any, derivation: dict[str, Any]) -> dict[str, Any]:
     return graded
 
 
-def ungraded_view(derivation: dict[str, Any]) -> dict[str, Any]:
+def ungraded_view(derivation: dict[str, Any], reason: str = NOT_GRADED) -> dict[str, Any]:
     """A copy with every tier unchecked: what a page shows for a row it did not grade."""
     shown = copy.deepcopy(derivation)
-    for step in shown.get("steps") or []:
+    for k, step in enumerate(shown.get("steps") or [], 1):
         if isinstance(step, dict):
-            step.update(tier="unchecked", reason=NOT_GRADED, witness=None)
+            step.setdefault("index", k)
+            step.update(tier="unchecked", reason=reason, witness=None)
     confidence = shown.get("confidence") if isinstance(shown.get("confidence"), dict) else {}
-    shown["confidence"] = {**confidence, "tier": "unchecked", "summary": NOT_GRADED}
+    shown["confidence"] = {**confidence, "tier": "unchecked", "summary": reason}
+    shown["endpoint"] = None  # whether the target was reached is a grade too
     return shown
 
 

@@ -9,14 +9,18 @@ Pages live in their own SQLite file beside the derivations store, with a version
 from __future__ import annotations
 
 import html
+import time
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from veristep.core.errors import InputError
+from veristep.web.engine import Deadline, with_deadline
+from veristep.web.page_schema import MAX_BLOCKS, BlockIn, clean_block, describe, validate_block
+from veristep.workspace.page_store import MAX_VERSION
 
 router = APIRouter()
 MAX_LATEX = 20_000
@@ -36,8 +40,10 @@ class ActRequest(_Strict):
 
 
 class PageRequest(_Strict):
-    title: str = Field(min_length=1, max_length=200)
-    blocks: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
+    title: str = Field(min_length=1, max_length=200, pattern=r"\S")
+    # Each block is checked by its kind's schema (web.page_schema): a bad one is a 422 naming
+    # the field, and is never stored.
+    blocks: list[BlockIn] = Field(default_factory=list, max_length=MAX_BLOCKS)
 
 
 class ExerciseRequest(_Strict):
@@ -55,11 +61,22 @@ class AnswerRequest(_Strict):
 
 
 @router.post("/api/workspace")
-def workspace_act(body: ActRequest, request: Request) -> dict[str, Any]:
-    """One action on a workspace; the new workspace JSON and its current path, ready to show."""
+async def workspace_act(body: ActRequest, request: Request) -> dict[str, Any]:
+    """One action on a workspace; the new workspace JSON and its current path, ready to show.
+
+    Like every route that does CAS work, it runs in the request lanes under the request deadline.
+    """
+    settings, lm = request.app.state.settings, request.app.state.lm
+    return await with_deadline(lambda _: _act(body, settings, lm), _timeout(request))
+
+
+def _timeout(request: Request) -> float:
+    return float(request.app.state.settings.web_request_timeout_s)
+
+
+def _act(body: ActRequest, settings: Any, lm: Any) -> dict[str, Any]:
     from veristep.workspace.session import Workspace
 
-    settings = request.app.state.settings
     if body.action == "start" or body.workspace is None:
         if not body.start:
             raise InputError("give the state to start from")
@@ -70,7 +87,7 @@ def workspace_act(body: ActRequest, request: Request) -> dict[str, Any]:
     if body.action == "apply":
         if not body.command:
             raise InputError("say what to do, e.g. 'factor'")
-        ws.apply(body.command, target=body.target, lm=request.app.state.lm)
+        ws.apply(body.command, target=body.target, lm=lm)
     elif body.action == "undo":
         ws.undo()
     elif body.action == "redo":
@@ -118,12 +135,6 @@ def _pages(request: Request) -> Any:
     return store
 
 
-def _page(body: PageRequest) -> Any:
-    from veristep.workspace.pages import Page
-
-    return Page.from_json(body.model_dump())
-
-
 @router.get("/api/pages")
 def list_pages(request: Request) -> dict[str, Any]:
     rows = _pages(request).list()
@@ -132,23 +143,73 @@ def list_pages(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/pages")
-def create_page(body: PageRequest, request: Request) -> dict[str, Any]:
-    ident = _pages(request).save(_page(body))
-    return {"id": ident, "version": 1, "url": f"/pages/{ident}"}
+async def create_page(body: PageRequest, request: Request) -> dict[str, Any]:
+    """Save a new page; its derivation and workspace blocks are graded here, by this server."""
+    blocks = [clean_block(b) for b in body.blocks]
+    return await _save_graded(request, body.title, blocks, None)
 
 
 @router.put("/api/pages/{ident}")
-def save_page(ident: str, body: PageRequest, request: Request) -> dict[str, Any]:
-    version = _pages(request).save(_page(body), ident)
-    return {"id": ident, "version": version, "url": f"/pages/{ident}"}
+async def save_page(ident: str, body: PageRequest, request: Request) -> dict[str, Any]:
+    _pages(request).versions(ident)  # a 404 for an unknown page before any grading
+    blocks = [clean_block(b) for b in body.blocks]
+    return await _save_graded(request, body.title, blocks, ident)
+
+
+@router.post("/api/pages/{ident}/regrade")
+async def regrade_page(ident: str, request: Request) -> dict[str, Any]:
+    """Grade the latest version again and save it as a new version (e.g. a page saved by an
+    older version of veristep, whose blocks show as unchecked until then)."""
+    stored = _pages(request).get(ident)
+    blocks = []
+    for i, block in enumerate(stored.page.blocks):
+        try:
+            blocks.append(clean_block(validate_block(block.to_json(grade=False))))
+        except ValidationError as exc:
+            raise InputError(f"block {i} cannot be graded: {describe(exc)}") from None
+    return await _save_graded(request, stored.page.title, blocks, ident)
+
+
+# Grading may use this share of the request's deadline; the rest is left for storing the page.
+GRADE_SHARE = 0.8
+
+
+async def _save_graded(
+    request: Request, title: str, blocks: list[dict[str, Any]], ident: str | None
+) -> dict[str, Any]:
+    from veristep.web.page_grading import grade_blocks, grade_summary
+    from veristep.workspace.pages import Block, Page
+
+    engine, store, timeout = request.app.state.engine, _pages(request), _timeout(request)
+
+    def work(deadline: Deadline) -> dict[str, Any]:
+        grades = grade_blocks(engine, blocks, time.monotonic() + GRADE_SHARE * timeout)
+        graded = [Block(b["kind"], b["data"], g) for b, g in zip(blocks, grades, strict=True)]
+        page = Page(title.strip(), tuple(graded))
+        if not deadline.commit():
+            return {}
+        saved = store.save(page, ident)
+        new_id, version = (saved, 1) if ident is None else (ident, saved)
+        return {"id": new_id, "version": version, "url": f"/pages/{new_id}",
+                "grades": [grade_summary(g) for g in grades]}  # fmt: skip
+
+    return await with_deadline(work, timeout)
 
 
 @router.get("/api/pages/{ident}")
-def get_page(ident: str, request: Request, version: int | None = None) -> dict[str, Any]:
+def get_page(
+    ident: str,
+    request: Request,
+    version: int | None = Query(default=None, ge=1, le=MAX_VERSION),
+) -> dict[str, Any]:
+    """The page's blocks as a client edits them; the server's grades beside them, read-only."""
+    from veristep.web.page_grading import grade_summary
+
     stored = _pages(request).get(ident, version)
     versions = [v for v, _ in _pages(request).versions(ident)]
     return {"id": ident, "version": stored.version, "versions": versions,
-            "page": stored.page.to_json()}  # fmt: skip
+            "page": stored.page.to_json(grades=False),
+            "grades": [grade_summary(b.grade) for b in stored.page.blocks]}  # fmt: skip
 
 
 @router.get("/pages/new", response_class=HTMLResponse)
@@ -156,63 +217,120 @@ def new_page() -> str:
     return _shell("New page", COMPOSER_HTML.replace("{ident}", ""))
 
 
+# A view draws its blocks within this many seconds (or the request deadline, if shorter); a plot
+# that does not fit shows a notice and the page is answered anyway.
+RENDER_BUDGET_S = 15.0
+
+
 @router.get("/pages/{ident}", response_class=HTMLResponse)
-def page_view(ident: str, request: Request, version: int | None = None) -> str:
+async def page_view(ident: str, request: Request, version: str | None = None) -> str:
     from veristep.web.pages import layout
     from veristep.workspace.pages import PAGE_CSS, render_blocks
 
-    stored = _pages(request).get(ident, version)
-    settings = request.app.state.settings
+    stored = _pages(request).get(ident, _version(version))
+    draw = _renderer(request)
+
+    def work(_: Deadline) -> str:
+        plot, block_ok = draw()
+        return render_blocks(stored.page, plot, block_ok)
+
+    blocks = await with_deadline(work, _timeout(request))
     body = (
         f"<style>{PAGE_CSS}</style>"
         f'<p class="vs-page-meta">version {stored.version} · '
         f'<a href="/pages/{html.escape(ident)}/edit">edit</a> · '
         f'<a href="/pages/{html.escape(ident)}/export">download as one offline file</a></p>'
-        f'<div class="vs-page">{render_blocks(stored.page, _plotter(settings))}</div>'
+        f'<div class="vs-page">{blocks}</div>'
     )
     return layout(stored.page.title, body)
 
 
 @router.get("/pages/{ident}/export")
-def page_export(ident: str, request: Request) -> Response:
+async def page_export(ident: str, request: Request, version: str | None = None) -> Response:
     from veristep.workspace.pages import export_html
 
-    stored = _pages(request).get(ident)
-    doc = export_html(stored.page, _plotter(request.app.state.settings))
+    stored = _pages(request).get(ident, _version(version))
+    draw = _renderer(request)
+
+    def work(_: Deadline) -> str:
+        plot, block_ok = draw()
+        return export_html(stored.page, plot, block_ok)
+
+    doc = await with_deadline(work, _timeout(request))
     disposition = f'attachment; filename="page-{ident}.html"'
     return Response(doc, media_type="text/html", headers={"Content-Disposition": disposition})
 
 
-def _plotter(settings: Any) -> Any:
+def _version(text: str | None) -> int | None:
+    """A version from a page URL; anything that is not one names no version (a 404)."""
+    from veristep.workspace.page_store import MissingPage
+
+    if text is None:
+        return None
+    if not text.isdigit() or len(text) > 16 or not 1 <= int(text) <= MAX_VERSION:
+        raise MissingPage(f"no version {text[:40]!r} of this page: versions are 1, 2, 3, …")
+    return int(text)
+
+
+def _renderer(request: Request) -> Any:
+    """``draw() -> (plot, block_ok)`` sharing one render budget, started when ``draw`` is called
+    (in the request's thread, so the plots run in its lanes)."""
+    from veristep.web.page_schema import block_problem
+    from veristep.workspace.pages import RenderLate
     from veristep.workspace.plots import plot_svg
 
-    return lambda data: plot_svg(data, settings)
+    settings = request.app.state.settings
+    budget = min(RENDER_BUDGET_S, 0.8 * _timeout(request))
+
+    def draw() -> tuple[Any, Any]:
+        ends = time.monotonic() + budget
+
+        def plot(data: dict[str, Any]) -> str:
+            left = ends - time.monotonic()
+            if left < 0.05:
+                raise RenderLate
+            return plot_svg(data, settings, timeout_s=left)
+
+        def block_ok(block: Any) -> str | None:
+            return block_problem(block.to_json(grade=False))
+
+        return plot, block_ok
+
+    return draw
 
 
 # ---- the next-step game -------------------------------------------------------------------
 
 
 @router.post("/api/exercise")
-def make_exercise(body: ExerciseRequest, request: Request) -> dict[str, Any]:
+async def make_exercise(body: ExerciseRequest, request: Request) -> dict[str, Any]:
     from veristep.workspace.games import next_step_exercise
 
-    ex = next_step_exercise(body.prev, body.next, body.operation, request.app.state.settings)
-    return {"exercise": ex.to_json()}
+    settings = request.app.state.settings
+
+    def work(_: Deadline) -> dict[str, Any]:
+        ex = next_step_exercise(body.prev, body.next, body.operation, settings)
+        return {"exercise": ex.to_json()}
+
+    return await with_deadline(work, _timeout(request))
 
 
 @router.post("/api/exercise/answer")
-def answer_exercise(body: AnswerRequest, request: Request) -> dict[str, Any]:
+async def answer_exercise(body: AnswerRequest, request: Request) -> dict[str, Any]:
     from veristep.workspace.games import Exercise, grade_answer
 
     try:
         exercise = Exercise.from_json(body.exercise)
     except (KeyError, TypeError) as exc:
         raise InputError(f"not an exercise: {exc}") from None
-    return grade_answer(exercise, body.answer, request.app.state.settings).to_json()
+    settings = request.app.state.settings
+    return await with_deadline(
+        lambda _: grade_answer(exercise, body.answer, settings).to_json(), _timeout(request)
+    )
 
 
 @router.get("/api/derivations/{ident}/exercises")
-def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
+async def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
     """A saved derivation turned into next-step exercises (a teacher's exercise page)."""
     from veristep.workspace.games import exercises_from_derivation
 
@@ -222,8 +340,12 @@ def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
     from veristep.web.grading import shown
 
     derivation, _ = shown(row)  # only tiers this server computed count: others are unchecked
-    exercises = exercises_from_derivation(derivation, request.app.state.settings)
-    return {"exercises": [e.to_json() for e in exercises]}
+    settings = request.app.state.settings
+
+    def work(_: Deadline) -> dict[str, Any]:
+        return {"exercises": [e.to_json() for e in exercises_from_derivation(derivation, settings)]}
+
+    return await with_deadline(work, _timeout(request))
 
 
 # ---- HTML shells (the logic is in /assets/workspace.js) --------------------------------------
@@ -242,7 +364,7 @@ def workspace_page() -> str:
 
 @router.get("/pages/{ident}/edit", response_class=HTMLResponse)
 def edit_page(ident: str, request: Request) -> str:
-    _pages(request).get(ident)  # a located 400 for an unknown page
+    _pages(request).versions(ident)  # a 404 page for an unknown one
     return _shell("Edit page", COMPOSER_HTML.replace("{ident}", html.escape(ident)))
 
 

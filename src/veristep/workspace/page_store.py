@@ -47,6 +47,13 @@ CREATE TABLE IF NOT EXISTS page_versions (
 """
 
 
+class MissingPage(InputError):
+    """No page (or no such version of it) in the store: a 404, not a bad request."""
+
+
+MAX_VERSION = 2**53  # SQLite integers are 64-bit: a larger number would be an OverflowError
+
+
 @dataclass(frozen=True)
 class StoredPage:
     ident: str
@@ -97,7 +104,7 @@ class PageStore:
                     return new
                 row = db.execute("SELECT version FROM pages WHERE ident = ?", (ident,)).fetchone()
                 if row is None:
-                    raise InputError(f"no page {ident!r}")
+                    raise MissingPage(f"no page {ident!r}")
                 version = int(row[0]) + 1
                 db.execute("UPDATE pages SET version = ?, updated = ?, title = ? WHERE ident = ?",
                            (version, now, page.title, ident))  # fmt: skip
@@ -110,6 +117,8 @@ class PageStore:
                 raise
 
     def get(self, ident: str, version: int | None = None) -> StoredPage:
+        if version is not None and not 1 <= version <= MAX_VERSION:
+            raise MissingPage(f"no page {ident!r} version {version}: versions count from 1")
         with self._connect() as db:
             if version is None:
                 row = db.execute(
@@ -125,7 +134,7 @@ class PageStore:
                 ).fetchone()
         if row is None:
             which = f" version {version}" if version is not None else ""
-            raise InputError(f"no page {ident!r}{which}")
+            raise MissingPage(f"no page {ident!r}{which}")
         return StoredPage(ident, int(row[0]), float(row[1]), Page.from_json(json.loads(row[2])))
 
     def versions(self, ident: str) -> list[tuple[int, float]]:
@@ -135,7 +144,7 @@ class PageStore:
                 (ident,),
             ).fetchall()
         if not rows:
-            raise InputError(f"no page {ident!r}")
+            raise MissingPage(f"no page {ident!r}")
         return [(int(v), float(t)) for v, t in rows]
 
     def list(self) -> list[PageSummary]:
@@ -150,4 +159,4 @@ class PageStore:
             db.execute("DELETE FROM page_versions WHERE ident = ?", (ident,))
             gone = db.execute("DELETE FROM pages WHERE ident = ?", (ident,)).rowcount
         if not gone:
-            raise InputError(f"no page {ident!r}")
+            raise MissingPage(f"no page {ident!r}")

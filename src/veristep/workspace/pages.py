@@ -38,6 +38,9 @@ _REQUIRED = {
 class Block:
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
+    # The server's grade of a derivation or workspace block, computed when the page was saved
+    # (web.page_grading); None: not graded by this server, so every step shows as unchecked.
+    grade: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in BLOCK_KINDS:
@@ -53,14 +56,20 @@ class Block:
         if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT):
             raise InputError(f"a markdown block's text must be a string of at most {MAX_TEXT}")
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": self.data}
+    def to_json(self, *, grade: bool = True) -> dict[str, Any]:
+        out = {"kind": self.kind, "data": self.data}
+        if grade and self.grade is not None:
+            out["grade"] = self.grade
+        return out
 
     @classmethod
     def from_json(cls, raw: Any) -> Block:
+        """A block as stored: its grade is read here, so this is for the store, never a client."""
         if not isinstance(raw, dict) or "kind" not in raw:
             raise InputError("a block must be an object with a 'kind'")
-        return cls(str(raw["kind"]), raw.get("data") or {})
+        grade = raw.get("grade")
+        grade = grade if isinstance(grade, dict) else None
+        return cls(str(raw["kind"]), raw.get("data") or {}, grade)
 
 
 @dataclass(frozen=True)
@@ -68,8 +77,8 @@ class Page:
     title: str
     blocks: tuple[Block, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {"title": self.title, "blocks": [b.to_json() for b in self.blocks]}
+    def to_json(self, *, grades: bool = True) -> dict[str, Any]:
+        return {"title": self.title, "blocks": [b.to_json(grade=grades) for b in self.blocks]}
 
     @classmethod
     def from_json(cls, raw: Any) -> Page:
@@ -120,25 +129,49 @@ def delete_block(page: Page, index: int) -> Page:
 # ---- read-only HTML -----------------------------------------------------------------------
 
 
-def render_blocks(page: Page, plot: Any = None) -> str:
+def render_blocks(page: Page, plot: Any = None, block_ok: Any = None) -> str:
     """The page's blocks as HTML; maths is typeset in the browser by the player script.
 
     ``plot(block_data) -> svg`` draws a plot block (the caller computes it under a deadline).
+    ``block_ok(block) -> str | None`` says why a stored block cannot be shown (None: it can);
+    a block that cannot be shown, or whose rendering fails, becomes a notice, never the page's
+    failure. Tiers come only from each block's server grade.
     """
     parts = [f'<h1 class="vs-page-title">{html.escape(page.title)}</h1>']
     for i, block in enumerate(page.blocks):
-        body = _RENDER[block.kind](block.data, i, plot)
         parts.append(f'<section class="vs-block vs-block-{block.kind}" data-block="{i}">'
-                     f"{body}</section>")  # fmt: skip
+                     f"{render_block(block, i, plot, block_ok)}</section>")  # fmt: skip
     return "\n".join(parts)
+
+
+def render_block(block: Block, index: int, plot: Any = None, block_ok: Any = None) -> str:
+    problem = block_ok(block) if block_ok is not None else None
+    if problem is not None:
+        return notice(f"This block cannot be shown: {problem}")
+    try:
+        return _RENDER[block.kind](block, index, plot)
+    except RenderLate:
+        return notice("This block could not be drawn in time; reload the page to try again.")
+    except Exception as exc:  # one bad block costs that block, never the page
+        return notice(f"This block cannot be shown ({type(exc).__name__}).")
+
+
+class RenderLate(Exception):
+    """The page's render budget ran out before this block."""
+
+
+def notice(text: str) -> str:
+    return f'<p class="vs-block-notice" role="note">{html.escape(text)}</p>'
 
 
 def _prose(tag: str, text: str) -> str:
     return f'<{tag} data-vs-prose="{html.escape(text, quote=True)}">{html.escape(text)}</{tag}>'
 
 
-def render_markdown(data: dict[str, Any], *_: Any) -> str:
+def render_markdown(data: Any, *_: Any) -> str:
     """A small Markdown subset: ``#`` headings, ``-`` lists, paragraphs; ``$…$`` maths inline."""
+    if isinstance(data, Block):
+        data = data.data
     out: list[str] = []
     for chunk in str(data["text"]).replace("\r\n", "\n").split("\n\n"):
         lines = [ln.strip() for ln in chunk.split("\n") if ln.strip()]
@@ -160,37 +193,54 @@ def render_markdown(data: dict[str, Any], *_: Any) -> str:
     return "\n".join(out)
 
 
-def _render_derivation(data: dict[str, Any], index: int, _: Any) -> str:
+def _render_derivation(block: Block, index: int, _: Any) -> str:
+    """The server's graded derivation; without a grade, the chain with every tier unchecked."""
     from veristep.animate.html import player_section
     from veristep.animate.payload import build_payload
+    from veristep.web.grading import NOT_GRADED, ungraded_view
 
-    payload = build_payload(data["derivation"])
-    return player_section(payload, element_id=f"vs-payload-{index}")
+    grade = block.grade or {}
+    if grade.get("status") == "graded" and isinstance(grade.get("payload"), dict):
+        return player_section(grade["payload"], element_id=f"vs-payload-{index}")
+    why = {
+        "late": "not graded: the check ran past its deadline when the page was saved",
+        "failed": f"not graded: {grade.get('message') or 'the chain could not be read'}",
+    }.get(str(grade.get("status")), NOT_GRADED)
+    view = ungraded_view(block.data["derivation"], reason=why)
+    return player_section(build_payload(view), element_id=f"vs-payload-{index}")
 
 
-def _render_workspace(data: dict[str, Any], index: int, _: Any) -> str:
-    """The saved workspace's current path, each step with its badge and warnings."""
-    ws = data["workspace"]
-    nodes = {n["id"]: n for n in ws.get("nodes") or []}
-    path, at = [], ws.get("cursor", 0)
-    while at is not None and at in nodes:
+MAX_PATH = 1_000  # a stored tree is checked at save; this bounds a walk over an older one
+
+
+def _render_workspace(block: Block, index: int, _: Any) -> str:
+    """The saved workspace's current path, each step with the server's badge and warnings."""
+    ws = block.data["workspace"]
+    nodes = {n["id"]: n for n in ws.get("nodes") or [] if isinstance(n, dict) and "id" in n}
+    graded = (block.grade or {}).get("nodes") or {}
+    path, seen, at = [], set(), ws.get("cursor", 0)
+    while at is not None and at in nodes and at not in seen and len(path) < MAX_PATH:
+        seen.add(at)
         path.append(nodes[at])
         at = nodes[at].get("parent")
     rows = []
     for node in reversed(path):
-        verdict = node.get("verdict") or {}
-        tier = verdict.get("tier") or ("start" if node.get("parent") is None else "unchecked")
+        start = node.get("parent") is None
+        mine = graded.get(str(node.get("id"))) if not start else None
+        tier = "start" if start else (mine or {}).get("tier") or "unchecked"
+        reason = "" if start else (mine or {}).get("reason") or "not graded by this server"
         warn = "".join(_prose("span", f"⚠ {w}") for w in node.get("warnings") or [])
-        op = html.escape(node.get("operation") or "start")
+        op = html.escape(str(node.get("operation") or "start"))
         rows.append(f'<li class="vs-ws-step" data-tier="{html.escape(tier)}">'
                     f'<span class="vs-ws-op">{op}</span> '
-                    f'<span data-vs-tex="{html.escape(node["latex"], quote=True)}"></span>'
-                    f' <span class="vs-ws-tier">{html.escape(tier)}</span>{warn}</li>')  # fmt: skip
+                    f'<span data-vs-tex="{html.escape(str(node["latex"]), quote=True)}"></span>'
+                    f' <span class="vs-ws-tier" title="{html.escape(reason, quote=True)}">'
+                    f"{html.escape(tier)}</span>{warn}</li>")  # fmt: skip
     return f'<ol class="vs-ws-path">{"".join(rows)}</ol>'
 
 
-def _render_exercise(data: dict[str, Any], index: int, _: Any) -> str:
-    ex = data["exercise"]
+def _render_exercise(block: Block, index: int, _: Any) -> str:
+    ex = block.data["exercise"]
     choices = "".join(
         f'<li data-vs-tex="{html.escape(c["latex"], quote=True)}"></li>'
         for c in ex.get("choices") or []
@@ -200,7 +250,8 @@ def _render_exercise(data: dict[str, Any], index: int, _: Any) -> str:
             f'<ol class="vs-ex-choices" type="A">{choices}</ol>')  # fmt: skip
 
 
-def _render_plot(data: dict[str, Any], index: int, plot: Any) -> str:
+def _render_plot(block: Block, index: int, plot: Any) -> str:
+    data = block.data
     caption = _prose("figcaption", f"$y = {data['expr']}$")
     svg = plot(data) if plot is not None else ""
     return f"<figure>{svg}{caption}</figure>"
@@ -215,7 +266,7 @@ _RENDER = {
 }
 
 
-def export_html(page: Page, plot: Any = None) -> str:
+def export_html(page: Page, plot: Any = None, block_ok: Any = None) -> str:
     """One self-contained offline HTML file: KaTeX, fonts, the player and the page inlined."""
     from veristep.animate.assets import player_css
     from veristep.animate.html import inline_math_assets
@@ -233,7 +284,7 @@ body {{ margin: 1.5rem; background: #f3f5f9; font-family: system-ui, sans-serif;
 </head>
 <body>
 <main class="vs-page">
-{render_blocks(page, plot)}
+{render_blocks(page, plot, block_ok)}
 </main>
 </body>
 </html>
@@ -248,4 +299,5 @@ PAGE_CSS = """
 [data-tier=refuted] .vs-ws-tier { background: #fdd; }
 [data-tier=grounded] .vs-ws-tier { background: #fe9; }
 figure svg { width: 100%; max-width: 32rem; height: auto; }
+.vs-block-notice { color: #6b4e00; background: #fff7e0; padding: .4em .6em; border-radius: 4px; }
 """

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import html
 import math
+import re
+import threading
+import time
+from collections import OrderedDict
 from typing import Any
 
 from veristep.core.errors import InputError
@@ -17,22 +21,88 @@ SAMPLES = 161
 WIDTH, HEIGHT, PAD = 480, 300, 24
 
 
-def plot_svg(data: dict[str, Any], settings: Settings | None = None) -> str:
-    """The SVG of a plot block ``{"expr": LaTeX, "from": a, "to": b, "var": "x"?}``."""
+def plot_svg(
+    data: dict[str, Any], settings: Settings | None = None, timeout_s: float | None = None
+) -> str:
+    """The SVG of a plot block ``{"expr": LaTeX, "from": a, "to": b, "var": "x"?}``.
+
+    The LaTeX is read, converted and sampled in the worker, so an expression that is slow to
+    build (``1000000!``) costs a worker its deadline, never the server's own thread. Drawings are
+    cached by their block data; a failure is cached for a while, so a page that keeps failing does
+    not keep a worker busy on every view.
+    """
     from veristep.core.pool import run_cas
-    from veristep.mathgraph import parse_latex, to_sympy
 
     settings = settings or Settings()
     low, high = _bounds(data)
+    key = (str(data["expr"]), str(data.get("var") or "x"), low, high)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    budget = settings.cas_timeout_s if timeout_s is None else min(timeout_s, settings.cas_timeout_s)
+    result = run_cas(sample_latex, key[0], key[1], low, high, settings, settings=settings,
+                     timeout_s=budget)  # fmt: skip
+    if result.ok:
+        return _CACHE.put(key, draw(result.value, low, high), ttl_s=None)
+    why = {
+        "timeout": "the function took too long to evaluate",
+        "memory": "the function needs too much memory to evaluate",
+    }.get(result.status) or re.sub(r"^\w+: ", "", result.error or result.status)
+    return _CACHE.put(key, _message(f"cannot plot: {why}"), ttl_s=FAILURE_TTL_S)
+
+
+FAILURE_TTL_S = 300.0
+
+
+class _Drawings:
+    """A small LRU of drawn plots; failures expire, drawings stay until pushed out."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], tuple[str, float | None]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> str | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            svg, expires = item
+            if expires is not None and time.monotonic() > expires:
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return svg
+
+    def put(self, key: tuple[Any, ...], svg: str, ttl_s: float | None) -> str:
+        with self._lock:
+            expires = None if ttl_s is None else time.monotonic() + ttl_s
+            self._items[key] = (svg, expires)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return svg
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_CACHE = _Drawings()
+
+
+def sample_latex(
+    latex: str, var: str, low: float, high: float, settings: Settings
+) -> list[float | None]:
+    """Read ``latex`` and sample it (run in a worker). An unreadable expression is a ValueError
+    with the reader's located message."""
+    from veristep.mathgraph import parse_latex, to_sympy
+
     try:
-        expr = to_sympy(parse_latex(str(data["expr"]), settings), settings=settings)
+        expr = to_sympy(parse_latex(latex, settings), settings=settings)
     except InputError as err:
-        return _message(f"cannot plot: {err.message}")
-    result = run_cas(sample, expr, str(data.get("var") or "x"), low, high, settings=settings,
-                     timeout_s=settings.cas_timeout_s)  # fmt: skip
-    if not result.ok:
-        return _message(f"cannot plot: {result.error or result.status}")
-    return draw(result.value, low, high)
+        raise ValueError(err.message) from None
+    return sample(expr, var, low, high)
 
 
 def _bounds(data: dict[str, Any]) -> tuple[float, float]:

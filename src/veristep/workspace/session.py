@@ -241,6 +241,17 @@ class Workspace:
         self.cursor = node.id
         return node
 
+    def judge_node(self, node_id: int) -> StepVerdict:
+        """The step into ``node_id`` judged afresh from its parent (a saved tree re-graded)."""
+        node = self.nodes[node_id]
+        if node.parent is None:
+            raise InputError("the start is not a step")
+        verdict = self._judge(self._state(node.parent), self._state(node_id),
+                              node.change_type or "rewrite")  # fmt: skip
+        verdict.operation = node.operation
+        verdict.expr_latex = node.latex
+        return verdict
+
     def _judge(self, prev: State, nxt: State, change: str) -> StepVerdict:
         from veristep.grounding.chain import judge_transition
 
