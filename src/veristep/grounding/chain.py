@@ -35,6 +35,7 @@ def check(
     positive: frozenset[str] = frozenset(),
     *,
     on_step: OnStep | None = None,
+    as_claim: bool = True,
 ) -> Derivation:
     """Judge every transition of ``states`` and the endpoint against ``target``.
 
@@ -46,8 +47,14 @@ def check(
     of that step's verdict (numbered from 1) and the number of steps. It is an observer only:
     mutating the copy changes nothing, and an exception it raises is logged and the callback is
     not called again in this check; the judging and the returned derivation go on unchanged.
+
+    One equation alone, without a target, is judged as a claim about every value of its letters
+    (``grounding.claim``) unless ``as_claim`` is False (a derivation of 0 steps).
     """
-    return check_states(states, change_types, target, settings, positive, on_step=on_step)[0]
+    found = check_states(
+        states, change_types, target, settings, positive, on_step=on_step, as_claim=as_claim
+    )
+    return found[0]
 
 
 def check_states(
@@ -58,6 +65,7 @@ def check_states(
     positive: frozenset[str] = frozenset(),
     *,
     on_step: OnStep | None = None,
+    as_claim: bool = True,
 ) -> tuple[Derivation, list[State]]:
     """:func:`check`, also returning the parsed states (the report shows their clean LaTeX)."""
     settings = settings or Settings()
@@ -87,7 +95,7 @@ def check_states(
     confidence = chain_confidence(steps, end, convertible)
     records = [s.record() for s in parsed]
     derivation = Derivation(states[0], target, records, steps, end, confidence)
-    if len(parsed) == 1 and target is None:
+    if as_claim and len(parsed) == 1 and target is None:
         _judge_as_claim(derivation, parsed[0], ctx)
     return derivation, parsed
 

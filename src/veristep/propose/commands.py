@@ -1,6 +1,7 @@
-"""``veristep derive``: write and ground a derivation from START to TARGET.
+"""``veristep derive``: write and ground a derivation from START to TARGET (or to the goal's
+finished form, with the answer stated, when no TARGET is given).
 
-veristep derive START TARGET [--domain D] [--proposer symbolic|llm|hybrid] [--model M]
+veristep derive START [TARGET] [--goal G] [--domain D] [--proposer symbolic|llm|hybrid] [--model M]
                 [--attempts N] [--judge] [--json] [--html OUT.html]
 """
 
@@ -20,9 +21,17 @@ HELP = "write a step-by-step derivation from START to TARGET and ground every st
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from veristep.propose.completion import DOMAINS, PROPOSERS
+    from veristep.propose.symbolic.finished import GOALS
 
-    parser.add_argument("start", metavar="START", help="LaTeX to start from")
-    parser.add_argument("target", metavar="TARGET", help="LaTeX to reach")
+    parser.add_argument("start", metavar="START",
+                        help="LaTeX to start from, optionally after a task word "
+                        "(solve, simplify, factor, expand, differentiate, integrate, limit of, "
+                        "prove)")  # fmt: skip
+    parser.add_argument("target", metavar="TARGET", nargs="?", default=None,
+                        help="LaTeX to reach (default: the finished form of the goal)")  # fmt: skip
+    parser.add_argument("--goal", choices=GOALS, default=None,
+                        help="without a TARGET: what to do (default: solve a statement, carry "
+                        "out a derivative/integral/limit/sum, simplify otherwise)")  # fmt: skip
     parser.add_argument("--domain", default="auto", choices=DOMAINS, help="subject area hint")
     parser.add_argument("--proposer", default="symbolic", choices=PROPOSERS,
                         help="symbolic (offline planner, default), llm, or hybrid")  # fmt: skip
@@ -51,6 +60,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         derivation = derive(
             args.start,
             args.target,
+            goal=args.goal,
             settings=settings,
             domain=args.domain,
             proposer=args.proposer,
@@ -76,7 +86,11 @@ def render_human(derivation: Any) -> str:
     for state, step in zip(derivation.states[1:], derivation.steps, strict=False):
         shown.append(f"{state.latex}    [{step.operation}]" if step.operation else state.latex)
     p = derivation.proposer
-    head = [f"start : {derivation.start}", f"target: {derivation.target}"]
+    head = [f"start : {derivation.start}"]
+    if derivation.target is not None or derivation.goal is None:
+        head.append(f"target: {derivation.target}")
+    if derivation.goal is not None:
+        head.append(f"goal  : {derivation.goal}")
     model = f", model {p.get('model')}" if p.get("model") else ""
     head.append(f"(proposer: {p.get('kind')}{model}; attempts: {p.get('attempts')}; "
                 f"best: {p.get('best_attempt')})")  # fmt: skip
@@ -84,6 +98,10 @@ def render_human(derivation: Any) -> str:
     tail = []
     if p.get("note"):
         tail.append(f"note: {p['note']}")
+    if derivation.endpoint.correction:
+        tail.append(f"correction: {derivation.endpoint.correction}")
+    elif derivation.answer is not None:
+        tail.append(f"answer: {derivation.answer['sentence']}")
     return "\n".join([*head, render_derivation(derivation, shown), *tail])
 
 

@@ -28,12 +28,14 @@ def ground_draft(
     settings: Settings,
     on_step: Callable[[StepVerdict, int], None] | None = None,
 ) -> Derivation:
-    """Judge a draft with the grounding engine and attach the proposer's words to each step."""
+    """Judge a draft with the grounding engine and attach the proposer's words to each step.
+
+    An empty ``target`` (a goal-only task) leaves the endpoint to the caller's goal gate."""
     from veristep.grounding import check
 
     states = [start, *(s.expr_latex for s in draft.steps)]
     types = [s.change_type for s in draft.steps]
-    derivation = check(states, types, target, settings, on_step=on_step)
+    derivation = check(states, types, target or None, settings, on_step=on_step, as_claim=False)
     for verdict, proposed in zip(derivation.steps, draft.steps, strict=False):
         verdict.operation = proposed.operation
         verdict.justification = proposed.justification
@@ -66,8 +68,9 @@ def make_proposer(kind: str, settings: Settings, model: str | None = None) -> Pr
 
 def derive(
     start: str,
-    target: str,
+    target: str | None = None,
     *,
+    goal: str | None = None,
     settings: Settings | None = None,
     domain: str = "auto",
     proposer: str | Proposer = "symbolic",
@@ -79,32 +82,112 @@ def derive(
 ) -> Derivation:
     """Derive ``target`` from ``start``; every step grounded, the best of ``attempts`` drafts kept.
 
-    ``attempts`` defaults to 3 for the symbolic planner (a retry searches around the moves that did
-    not ground) and 1 for a language model.
+    Without a target (or with task words before the maths: ``solve 2x+3=25``, ``factor x^3-1``)
+    the planner works to the finished form of the ``goal`` and the derivation states the answer
+    (``answer``); a given target that substitution shows wrong is answered with the right one
+    (``endpoint.correction``). ``attempts`` defaults to 3 for the symbolic planner (a retry
+    searches around the moves that did not ground) and 1 for a language model.
     """
+    from veristep.propose.tasks import read_task
+
     settings = settings or Settings()
     if domain not in DOMAINS:
         raise InputError(f"unknown domain {domain!r}; expected one of: {', '.join(DOMAINS)}")
     # The proposer first: a missing model is reported at once, before any parsing or CAS work.
     chosen = make_proposer(proposer, settings, model) if isinstance(proposer, str) else proposer
+    _validate(start, "START", settings, words=True)
+    task = read_task(start, target, goal, settings)
+    start, target = task.start, task.target
     _validate(start, "START", settings)
-    _validate(target, "TARGET", settings)
+    if target is not None:
+        _validate(target, "TARGET", settings)
     if attempts is None:
         attempts = 3 if chosen.kind == "symbolic" else 1
     if attempts < 1:
         raise InputError(f"--attempts must be at least 1, got {attempts}")
     judge_fn = _make_judge(judge, settings, model)
-    loop = RefineLoop(
-        chosen,
-        lambda s, d, t: ground_draft(s, d, t, settings, on_step),
-        attempts=attempts,
-        judge=judge_fn,
-        time_budget_s=max(60.0, attempts * (settings.derive_timeout_s + 30.0)),
-        on_attempt=on_attempt,
-    )
-    best = loop.run(start, target, domain)
+    run = _Run(settings, domain, attempts, judge_fn, on_attempt, on_step)
+    if target is None:
+        return run.goal_only(task, chosen)
+    correction = _wrong_target(start, target, settings)
+    if correction is not None:
+        return run.corrected(task, correction)
+    return run.towards(start, target, chosen)
+
+
+class _Run:
+    """One ``derive`` call's settings, shared by its three kinds of run."""
+
+    def __init__(self, settings, domain, attempts, judge_fn, on_attempt, on_step) -> None:
+        self.settings, self.domain, self.attempts = settings, domain, attempts
+        self.judge_fn, self.on_attempt, self.on_step = judge_fn, on_attempt, on_step
+
+    def _loop(self, chosen: Proposer, checker: Any) -> RefineLoop:
+        return RefineLoop(
+            chosen,
+            checker,
+            attempts=self.attempts,
+            judge=self.judge_fn,
+            time_budget_s=max(60.0, self.attempts * (self.settings.derive_timeout_s + 30.0)),
+            on_attempt=self.on_attempt,
+        )
+
+    def towards(self, start: str, target: str, chosen: Proposer) -> Derivation:
+        settings, on_step = self.settings, self.on_step
+        loop = self._loop(chosen, lambda s, d, t: ground_draft(s, d, t, settings, on_step))
+        best = loop.run(start, target, self.domain)
+        return _finished_run(best, chosen, loop)
+
+    def goal_only(self, task: Any, chosen: Proposer) -> Derivation:
+        """The planner to the finished form of the goal; the answer stated when verified."""
+        from veristep.propose.answer import apply_goal_gate
+
+        if chosen.kind != "symbolic":
+            raise InputError(
+                f"a task without a target is planned by the symbolic proposer, not {chosen.kind!r}"
+                ": give a TARGET, or use --proposer symbolic"
+            )
+        goal = task.goal or _default_goal(task.start, self.settings)
+        chosen.goal, chosen.var = goal, task.var  # type: ignore[attr-defined]
+        settings, on_step = self.settings, self.on_step
+
+        def checker(s: str, d: Draft, t: str) -> Derivation:
+            return apply_goal_gate(ground_draft(s, d, "", settings, on_step), goal, settings)
+
+        loop = self._loop(chosen, checker)
+        best = loop.run(task.start, "", self.domain)
+        derivation = _finished_run(best, chosen, loop, goal_only=True)
+        return derivation
+
+    def corrected(self, task: Any, correction: Any) -> Derivation:
+        """A wrong target: the derivation to the right answer, and the correction in words."""
+        from veristep.propose.answer import _recompute
+        from veristep.propose.tasks import Task
+
+        planner = make_proposer("symbolic", self.settings)
+        right = self.goal_only(Task(correction.goal, task.start, None, task.var), planner)
+        right.target = task.target
+        end = right.endpoint
+        end.reached = end.math_correct = end.exact_graph = False  # the given target is not it
+        answer = right.answer or {}
+        if answer.get("stated"):
+            said = answer["sentence"]
+            if correction.goal == "solve" and not said.startswith(("the ", "there")):
+                said = "the solution is " + said
+        else:
+            said = "no verified answer was found (" + answer.get("sentence", "") + ")"
+        end.correction = f"{correction.sentence}; {said}"
+        return _recompute(right)
+
+
+def _finished_run(best: Attempt, chosen: Proposer, loop: RefineLoop, goal_only: bool = False):
     derivation = best.derivation
     derivation.proposer = _proposer_record(chosen, loop, best)
+    if goal_only:
+        if not derivation.steps and not derivation.endpoint.reached:
+            why = best.draft.note or "it wrote no step"
+            derivation.confidence.summary += f" · the {chosen.kind} proposer failed: {why}"
+        return derivation
     if not derivation.steps and derivation.endpoint.reached:
         # The start already is the target as written: nothing to derive, and no one failed.
         derivation.confidence.summary += " · the start already is the target"
@@ -113,6 +196,25 @@ def derive(
         why = best.draft.note or "it wrote no step"
         derivation.confidence.summary += f" · the {chosen.kind} proposer failed: {why}"
     return derivation
+
+
+def _default_goal(start: str, settings: Settings) -> str:
+    from veristep.propose.symbolic.finished import default_goal
+    from veristep.propose.symbolic.proposer import latex_to_sympy
+
+    try:
+        return default_goal(latex_to_sympy(start, settings))
+    except (TypeError, ValueError, NotImplementedError, RecursionError):
+        return "simplify"
+
+
+def _wrong_target(start: str, target: str, settings: Settings) -> Any:
+    from veristep.propose.answer import wrong_target
+
+    try:
+        return wrong_target(start, target, settings)
+    except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
+        return None  # the correction is an addition: when it cannot be computed, none is given
 
 
 def _make_judge(judge: Any, settings: Settings, model: str | None):
@@ -151,8 +253,9 @@ def _sum_usage(usages: list[dict[str, Any] | None]) -> dict[str, Any] | None:
     return total
 
 
-def _validate(text: str, name: str, settings: Settings) -> None:
-    """Reject empty, oversized and unparseable input up front, with the position in the message."""
+def _validate(text: str, name: str, settings: Settings, words: bool = False) -> None:
+    """Reject empty, oversized and unparseable input up front, with the position in the message
+    (``words``: only the size checks, before the task words are read)."""
     from veristep.mathgraph import parse_latex
 
     if not isinstance(text, str) or not text.strip():
@@ -163,6 +266,8 @@ def _validate(text: str, name: str, settings: Settings) -> None:
             source=text,
             position=settings.max_latex_chars,
         )
+    if words:
+        return
     try:
         parse_latex(text, settings)
     except InputError as err:

@@ -89,7 +89,10 @@ def feedback_reasons(d: Derivation) -> list[str]:
         reasons.append("no steps were produced")
     elif not d.endpoint.reached:
         last = d.states[-1].latex if d.states else "?"
-        reasons.append(f"the last state {last} is not equivalent to the target {d.target}")
+        if d.goal is not None and d.target is None:
+            reasons.append(f"the last state {last} is not the finished form of {d.goal!r}")
+        else:
+            reasons.append(f"the last state {last} is not equivalent to the target {d.target}")
     return reasons
 
 

@@ -38,6 +38,7 @@ class Problem:
     banned: set[tuple[str, str]] = field(default_factory=set)  # (state key, move name)
     deadline: float | None = None  # time.monotonic() after which no new rewrite is started
     decimals: bool = False  # a computation written in decimals is shown in decimals
+    goal: str | None = None  # a goal-only task (no target): where to stop (symbolic.finished)
 
 
 Strategy = Callable[[sp.Basic, Problem], list[Move]]

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from veristep.propose.symbolic import goals
+from veristep.propose.symbolic import finished, goals
 from veristep.propose.symbolic.arithmetic import closed_moves, is_closed_arithmetic
 from veristep.propose.symbolic.conditions import condition_moves, exponential_as_unknown
 from veristep.propose.symbolic.conditions import split as split_conditions
@@ -92,13 +92,17 @@ def plan(
     max_nodes: int = 120,
     max_depth: int = 18,
     decimals: bool = False,
+    goal: str | None = None,
+    var: sp.Symbol | None = None,
 ) -> Plan:
     """Search for a chain of moves from ``start`` to ``target`` (SymPy objects); ``decimals``
-    when the start was written in decimals."""
+    when the start was written in decimals. A goal-only task passes ``target=None`` and a shape
+    ``goal`` (``symbolic.finished``): the search stops at the first finished form of it."""
     began = time.monotonic()
     wants_pm = "\\pm" in target_latex
-    var = goals.unknown_from_target(target) or pick_var(start, target)
+    var = var or goals.unknown_from_target(target) or pick_var(start, target)
     p = Problem(start, target, var, target_latex, wants_pm, set(banned), decimals=decimals)
+    p.goal = goal if target is None else None
     p.deadline = began + budget_s
     counter = itertools.count()
     frontier = [_Node(0.0, next(counter), start)]
@@ -131,7 +135,8 @@ def plan(
     if best_equal is not None:
         return _finish(best_equal.path, p, began, nodes, exact=False)
     why = "ran out of time" if time.monotonic() - began >= budget_s else "no move sequence found"
-    message = f"target not reached: {why} after {nodes} states; shown is the furthest progress"
+    aim = "target" if p.goal is None else f"finished form ({p.goal})"
+    message = f"{aim} not reached: {why} after {nodes} states; shown is the furthest progress"
     return Plan(_steps(start, deepest.path), False, message, nodes, _ms(began))
 
 
@@ -302,6 +307,8 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
     """'exact' (the state is the target), 'equal' (same mathematics, other form) or None."""
     target = p.target
     if target is None:
+        if p.goal is not None and finished.is_finished(state, p.goal, p.var, p.start):
+            return "exact"
         return None
     values = goals.solved_values(state, p.var)
     if values and any(sp.srepr(v.doit()) != sp.srepr(v) for v in values):
@@ -370,7 +377,8 @@ def _finish(path: tuple[Move, ...], p: Problem, began: float, nodes: int, *, exa
                 state_key(last),
             )
         )
-    return Plan(steps, True, "target reached", nodes, _ms(began))
+    reached = "target reached" if p.goal is None else f"finished form reached ({p.goal})"
+    return Plan(steps, True, reached, nodes, _ms(began))
 
 
 def _same_as_target(state: sp.Basic, p: Problem) -> bool:

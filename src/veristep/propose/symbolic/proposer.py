@@ -78,9 +78,12 @@ class SymbolicProposer:
     model: str | None = None
     deterministic = True  # the same feedback gives the same plan: retry only after a ban
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, goal: str | None = None, var: str | None = None) -> None:
         self.settings = settings
         self.banned: set[tuple[str, str]] = set()
+        # A goal-only task (an empty target): the goal, and the unknown when the task names it.
+        self.goal = goal
+        self.var = var
 
     def propose(
         self, start: str, target: str, domain: str = "auto", feedback: Feedback | None = None
@@ -89,7 +92,7 @@ class SymbolicProposer:
 
         try:
             start_expr = latex_to_sympy(start, self.settings)
-            target_expr = latex_to_sympy(target, self.settings)
+            target_expr = latex_to_sympy(target, self.settings) if target.strip() else None
         except (TypeError, ValueError, NotImplementedError, RecursionError) as exc:
             # Well-formed LaTeX that SymPy cannot hold: nothing to plan on; grounding reports it.
             note = f"the planner cannot read the problem: {type(exc).__name__}: {exc}"
@@ -108,6 +111,8 @@ class SymbolicProposer:
             target_latex=target,
             banned=frozenset(self.banned),
             budget_s=budget,
+            goal=self.goal,
+            var=self.var,
         )
         if result.status != "ok":
             why = result.error or result.status
@@ -135,14 +140,34 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
     from veristep.propose.symbolic.planner import plan
 
     decimals = re.search(r"\d\.\d", start) is not None
-    found = plan(
-        latex_to_sympy(start, settings, as_written=True), target, decimals=decimals, **options
-    )
+    written = latex_to_sympy(start, settings, as_written=True)
+    if target is None:
+        target, options = _goal_options(written, options)
+    found = plan(written, target, decimals=decimals, **options)
     if found.reached and not found.steps:
         step = _combine_step(start, options.get("target_latex", ""), settings)
         if step is not None:
             found.steps.append(step)
     return found
+
+
+def _goal_options(start: Any, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """A goal-only task: the goal (the start's default when none was asked for), the unknown,
+    and, for a form goal (simplify, factor, expand), the guide target the planner steers to."""
+    import sympy as sp
+
+    from veristep.propose.symbolic.finished import default_goal, guide_target
+    from veristep.propose.symbolic.printer import to_latex
+
+    goal = options.pop("goal", None) or default_goal(start)
+    name = options.pop("var", None)
+    var = next((s for s in start.free_symbols if s.name == name), None) if name else None
+    if goal in ("simplify", "factor", "expand"):
+        value = start.doit() if isinstance(start, sp.Expr) else start
+        guide = guide_target(value, goal)
+        if guide is not None:
+            return guide, {**options, "target_latex": to_latex(guide), "var": var}
+    return None, {**options, "goal": goal, "var": var}
 
 
 def _combine_step(start: str, target: str, settings: Settings) -> Any:
