@@ -87,9 +87,9 @@ def _defaults(
     parse: Callable[[str], Any] | None, render: Callable[[Any], str] | None
 ) -> tuple[Callable[[str], Any], Callable[[Any], str]]:
     if parse is None or render is None:
-        from veristep.mathgraph import parse_latex, to_latex
+        from veristep.mathgraph import parse_math, to_latex
 
-        parse = parse or parse_latex
+        parse = parse or parse_math
         render = render or (lambda g: to_latex(g, with_ids=True))
     return parse, render
 

@@ -79,7 +79,7 @@ def check_states(
     for i in range(1, len(parsed)):
         verdict = judge_transition(parsed[i - 1], parsed[i], types[i - 1], ctx)
         verdict.index = i
-        verdict.expr_latex = states[i]
+        verdict.expr_latex = parsed[i].shown_latex  # plain input: the LaTeX it was read as
         verdict.change_type = types[i - 1].value if types[i - 1] else None
         steps.append(verdict)
         notify(verdict)

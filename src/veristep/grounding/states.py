@@ -1,5 +1,9 @@
 """Turn the LaTeX of one state into what the checks compare: its graph and its SymPy statement.
 
+A state may be typed as LaTeX or as plain maths (``sqrt(x) = 2, x >= 0``); the text itself picks
+the reader (``mathgraph.reader``). A plain state is recorded by the LaTeX it was read as, so that
+every report and the player render what the checker understood.
+
 A state that cannot be parsed or converted keeps its located error; the steps into and out of it
 are then ``unchecked`` and their reason quotes the offending fragment.
 """
@@ -24,21 +28,38 @@ class State:
     error: str | None = None
     # Domain conditions of the written form that SymPy's evaluation dropped (x/x → 1 hides x ≠ 0).
     hidden: frozenset[Any] = frozenset()
+    reader: str = "latex"  # "plain" when the state was typed as plain maths
+
+    @property
+    def shown_latex(self) -> str:
+        """The LaTeX to render: as written, or for plain input the LaTeX it was read as."""
+        if self.reader == "plain" and self.graph is not None and self.display:
+            return self.display
+        return self.latex
 
     @property
     def convertible(self) -> bool:
         return self.error is None
 
     def record(self) -> StateRecord:
-        return StateRecord(self.latex, self.latex_ids, self.error)
+        return StateRecord(self.shown_latex, self.latex_ids, self.error)
 
 
 def parse_state(latex: str, settings: Settings, positive: frozenset[str] = frozenset()) -> State:
     """Parse and convert; any failure becomes the state's error, never an exception."""
-    from veristep.mathgraph import parse_latex, to_latex, to_sympy
+    from veristep.mathgraph.reader import reader_for
+
+    state = _parse_state(latex, settings, positive)
+    state.reader = reader_for(latex)
+    return state
+
+
+def _parse_state(latex: str, settings: Settings, positive: frozenset[str]) -> State:
+    from veristep.mathgraph import to_latex, to_sympy
+    from veristep.mathgraph.reader import parse_math
 
     try:
-        graph = parse_latex(latex, settings)
+        graph = parse_math(latex, settings)
     except InputError as err:
         return State(latex, display=latex, error=err.one_line())
     except Exception as exc:  # a parser defect must cost this state, not the whole verdict

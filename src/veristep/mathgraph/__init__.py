@@ -1,4 +1,4 @@
-"""The semantic math graph: LaTeX → graph (whitelisted, located errors) → SymPy / LaTeX / JSON.
+"""The semantic math graph: LaTeX or plain maths → graph (located errors) → SymPy, LaTeX, JSON.
 
 Parsing never imports SymPy; :func:`to_sympy` and :func:`branches` import it when called.
 """
@@ -11,6 +11,8 @@ from veristep.mathgraph.errors import LatexParseError, PlusMinusError
 from veristep.mathgraph.latex_out import to_latex
 from veristep.mathgraph.nodes import STATEMENT_KINDS, Graph, Kind, Node, structurally_equal
 from veristep.mathgraph.parser import parse_latex
+from veristep.mathgraph.plain_parser import parse_plain
+from veristep.mathgraph.reader import parse_math, reader_for
 
 if TYPE_CHECKING:
     from veristep.core.settings import Settings
@@ -24,6 +26,9 @@ __all__ = [
     "PlusMinusError",
     "branches",
     "parse_latex",
+    "parse_math",
+    "parse_plain",
+    "reader_for",
     "structurally_equal",
     "to_latex",
     "to_sympy",

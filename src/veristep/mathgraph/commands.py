@@ -1,4 +1,7 @@
-"""``veristep parse LATEX [--json]``: the graph, its SymPy form and its LaTeX."""
+"""``veristep parse MATHS [--json]``: the graph, its SymPy form and the LaTeX it was read as.
+
+The input may be LaTeX or plain typed maths (``sqrt(x) = 2``); the text picks the reader, and
+the LaTeX printed back shows what was understood."""
 
 from __future__ import annotations
 
@@ -10,21 +13,30 @@ from typing import Any
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 
-HELP = "parse one LaTeX state and print its semantic graph, SymPy form and LaTeX"
+HELP = "parse one state (LaTeX or plain maths) and print its graph, SymPy form and LaTeX"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("latex", metavar="LATEX", help="the LaTeX to parse (quote it)")
+    parser.add_argument("latex", metavar="MATHS",
+                        help="the state to parse, as LaTeX or plain maths (quote it)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--ids", action="store_true", help="also print the LaTeX with node ids")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from veristep.mathgraph import PlusMinusError, branches, parse_latex, to_latex, to_sympy
+    from veristep.mathgraph import (
+        PlusMinusError,
+        branches,
+        parse_math,
+        reader_for,
+        to_latex,
+        to_sympy,
+    )
     from veristep.mathgraph.display import tree_text
     from veristep.mathgraph.sympy_bridge import locate
 
-    graph = parse_latex(args.latex, settings)
+    graph = parse_math(args.latex, settings)
+    reader = reader_for(args.latex)
     try:
         sympy_forms = [_text(to_sympy(graph, settings=settings))]
     except PlusMinusError:
@@ -35,6 +47,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         doc = {
             "latex": latex,
+            "reader": reader,
             "latex_ids": to_latex(graph, with_ids=True),
             "sympy": sympy_forms[0] if len(sympy_forms) == 1 else None,
             "branches": sympy_forms if len(sympy_forms) > 1 else None,
@@ -42,6 +55,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         }
         print(json.dumps(doc, ensure_ascii=False))
         return 0
+    if reader == "plain":
+        print("read as:", latex)
     print("graph:")
     print(tree_text(graph))
     label = "sympy:" if len(sympy_forms) == 1 else "sympy branches (±):"

@@ -159,7 +159,28 @@ def _refuse_spelled_words(source: str, tokens: list[Token]) -> None:
                                       source=source, position=tokens[i].pos,
                                       length=tokens[j].end - tokens[i].pos,
                                       hint=SPELLED_WORDS[hit])  # fmt: skip
+            _refuse_unknown_word(source, tokens, i, j, word)
         i = j + 1
+
+
+def _refuse_unknown_word(source: str, tokens: list[Token], i: int, j: int, word: str) -> None:
+    """``floor(x)``, ``max(a,b)``: a function name the reader does not know is never read as the
+    product of its letters (f·l·o²·r·x); two letters before a bracket (``xy(x+y)``) still are."""
+    from veristep.mathgraph.plain_words import latex_unknown_word
+
+    nxt = tokens[j + 1] if j + 1 < len(tokens) else None
+    bracket = nxt is not None and (nxt.text in ("(", "\\left") and nxt.kind in ("char", "cmd"))
+    why = latex_unknown_word(word, bracket)
+    if why is not None:
+        hint = {"floor": "\\lfloor x \\rfloor", "ceil": "\\lceil x \\rceil",
+                "abs": "\\left| x \\right|", "cbrt": "\\sqrt[3]{x}"}.get(word)  # fmt: skip
+        raise LatexParseError(
+            why,
+            source=source,
+            position=tokens[i].pos,
+            length=tokens[j].end - tokens[i].pos,
+            hint=hint,
+        )
 
 
 def _spelled_word(word: str) -> str | None:

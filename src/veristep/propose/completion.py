@@ -256,7 +256,7 @@ def _sum_usage(usages: list[dict[str, Any] | None]) -> dict[str, Any] | None:
 def _validate(text: str, name: str, settings: Settings, words: bool = False) -> None:
     """Reject empty, oversized and unparseable input up front, with the position in the message
     (``words``: only the size checks, before the task words are read)."""
-    from veristep.mathgraph import parse_latex
+    from veristep.mathgraph import parse_math
 
     if not isinstance(text, str) or not text.strip():
         raise InputError(f"{name} is empty")
@@ -269,7 +269,7 @@ def _validate(text: str, name: str, settings: Settings, words: bool = False) -> 
     if words:
         return
     try:
-        parse_latex(text, settings)
+        parse_math(text, settings)
     except InputError as err:
         raise InputError(
             f"{name}: {err.message}",

@@ -77,11 +77,11 @@ def _params(op: Operation, settings: Settings, positive: frozenset[str]) -> dict
 
 def parse_argument(text: str, op: Operation, settings: Settings, positive: frozenset[str]) -> Any:
     """A maths argument as SymPy, with errors located in the command rather than the fragment."""
-    from veristep.mathgraph import parse_latex, to_sympy
+    from veristep.mathgraph import parse_math, to_sympy
 
     offset = op.text.find(text)
     try:
-        graph = parse_latex(text, settings)
+        graph = parse_math(text, settings)
         return to_sympy(graph, real=settings.domain == "real", positive=positive,
                         settings=settings)  # fmt: skip
     except InputError as err:

@@ -32,8 +32,9 @@ from veristep.animate.graphs import tree_from_graph
 from veristep.animate.rebase import IdThread
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
-from veristep.mathgraph import Graph, parse_latex, structurally_equal, to_latex
+from veristep.mathgraph import Graph, parse_latex, parse_math, structurally_equal, to_latex
 from veristep.mathgraph.nodes import Node
+from veristep.mathgraph.reader import reader_for
 
 Side = Literal["term", "graph"]
 
@@ -84,7 +85,9 @@ class TermGraph:
     _listeners: list[Callable[[Update], None]] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        parsed = parse_latex(self.latex, self.settings)
+        parsed = parse_math(self.latex, self.settings)
+        if reader_for(self.latex) == "plain":
+            self.latex = to_latex(parsed)  # typed maths is kept as the LaTeX it was read as
         self.graph = parsed.relabel(self._thread.first(tree_from_graph(parsed)))
 
     # ---- views ------------------------------------------------------------------------------
@@ -117,7 +120,9 @@ class TermGraph:
         """New LaTeX from the term side; None when it changes nothing (no notification)."""
         if latex == self.latex:
             return None
-        parsed = parse_latex(latex, self.settings)  # a bad edit raises; nothing changes
+        parsed = parse_math(latex, self.settings)  # a bad edit raises; nothing changes
+        if reader_for(latex) == "plain":
+            latex = to_latex(parsed)
         if structurally_equal(parsed, self.graph):
             self.latex = latex  # a respelling (spaces, \cdot): same graph, same ids, no update
             return None
@@ -128,7 +133,7 @@ class TermGraph:
     def replace(self, node_id: int, latex: str) -> Update | None:
         """Replace the sub-term ``node_id`` by ``latex`` from the graph side."""
         self.select(node_id)  # a located error for an unknown id
-        piece = parse_latex(latex, self.settings)
+        piece = parse_math(latex, self.settings)
         if structurally_equal(piece, self.graph.node(node_id)):
             return None
         fresh = piece.relabel({n.id: self._thread.fresh() for n in piece.nodes()})
@@ -147,7 +152,7 @@ class TermGraph:
         """Apply an update made in another view; stale or echoed updates are ignored."""
         if update.version <= self.version:
             return False
-        parsed = parse_latex(update.latex, self.settings)
+        parsed = parse_math(update.latex, self.settings)
         ids = _ids_from(update.latex_ids, parsed)
         self.graph = parsed.relabel(ids) if ids else parsed
         self.latex, self.version = update.latex, update.version

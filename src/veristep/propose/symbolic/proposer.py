@@ -26,10 +26,10 @@ def latex_to_sympy(latex: str, settings: Settings, *, as_written: bool = False) 
     """
     import sympy as sp
 
-    from veristep.mathgraph import parse_latex, to_sympy
+    from veristep.mathgraph import parse_math, to_sympy
     from veristep.propose.symbolic.arithmetic import is_closed_arithmetic
 
-    graph = parse_latex(latex, settings)
+    graph = parse_math(latex, settings)
     real = settings.domain == "real"
     value = to_sympy(graph, real=real, settings=settings)
     if not as_written or not is_closed_arithmetic(value):
@@ -177,14 +177,14 @@ def _combine_step(start: str, target: str, settings: Settings) -> Any:
     import sympy as sp
 
     from veristep.grounding.conclusion import same_as_written
-    from veristep.mathgraph import parse_latex, to_sympy
+    from veristep.mathgraph import parse_math, to_sympy
     from veristep.propose.symbolic.moves import state_key
     from veristep.propose.symbolic.planner import PlannedStep
 
     if not target:
         return None
-    graph = parse_latex(start, settings)
-    if same_as_written(graph, parse_latex(target, settings)):
+    graph = parse_math(start, settings)
+    if same_as_written(graph, parse_math(target, settings)):
         return None
     value = latex_to_sympy(start, settings)
     try:

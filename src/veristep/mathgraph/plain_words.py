@@ -1,0 +1,167 @@
+"""Runs of letters in typed maths: function names, constants, connectives, products, refusals.
+
+A run of letters is read as the words it contains, then single letters: ``sinx`` is sin x,
+``2pir`` is 2·π·r, ``xy`` is x·y. A word the reader does not know is never a product of its
+letters: ``max(a, b)``, ``floor`` without brackets, ``area`` and ``foo(x)`` are refused with
+their position.
+
+>>> [t.text for t in letter_run("xsinx", 0, 5)]
+['x', '\\\\sin', 'x']
+>>> [t.text for t in letter_run("pi", 0, 2)]
+['\\\\pi']
+"""
+
+from __future__ import annotations
+
+from veristep.mathgraph.errors import LatexParseError
+from veristep.mathgraph.lexer import Token
+from veristep.mathgraph.vocabulary import ELEMENTARY_FUNCTIONS, GREEK, OPERATOR_NAMES
+
+# Spelled function names → the parser's command (cosec and friends are British spellings).
+FUNCTIONS = {
+    **{name: name for name in ELEMENTARY_FUNCTIONS},
+    **OPERATOR_NAMES,
+    "cosec": "csc", "arccosec": "arccsc", "arctg": "arctan", "tg": "tan", "ctg": "cot",
+}  # fmt: skip
+# Words with a construct of their own; the plain lexer brackets their argument.
+BRACKET_WORDS = frozenset({"floor", "ceil", "abs", "cbrt"})
+CONSTANTS = {"pi": "\\pi", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty",
+             "oo": "\\infty"}  # fmt: skip
+CONNECTIVES = {"or": ("text", "or"), "and": ("text", "and"), "not": ("text", "not"),
+               "iff": ("cmd", "\\iff"), "implies": ("cmd", "\\Rightarrow"),
+               "in": ("cmd", "\\in")}  # fmt: skip
+# Function names the graph has no node for: refused, in plain input and in LaTeX alike, rather
+# than read as the product of their letters (m·a·x).
+UNKNOWN_FUNCTIONS = frozenset({
+    "max", "min", "gcd", "lcm", "mod", "round", "det", "lim", "int", "integral", "integrate",
+    "diff", "sum", "prod", "arg", "Re", "Im", "erf", "deg", "frac", "trunc", "sinc", "sine",
+    "cosine", "tangent", "cotangent", "secant", "cosecant", "root", "fact", "factorial", "binom",
+    "choose", "ncr", "nCr", "npr", "nPr", "floor", "ceil", "abs", "cbrt", "sqr", "sgn", "sign",
+    "exp", "log", "ln",
+})  # fmt: skip
+# Words people type around the maths: the reader does not guess a meaning for them.
+PROSE = frozenset({
+    "so", "is", "if", "then", "let", "the", "we", "get", "thus", "hence", "therefore", "when",
+    "where", "for", "of", "to", "solve", "simplify", "factor", "factorise", "factorize",
+    "expand", "plot", "find", "evaluate", "answer", "ans", "sol", "solution", "because", "since",
+    "with", "all", "any", "undefined", "none", "no", "yes", "true", "false", "or", "and", "not",
+})  # fmt: skip
+_SPLITTABLE = sorted(
+    [w for w in FUNCTIONS if len(w) >= 3] + ["ln", "pi", "sqrt"], key=len, reverse=True
+)
+_LATEX_ONLY_UNKNOWN = UNKNOWN_FUNCTIONS - set(FUNCTIONS) - {"frac", "int", "lim", "sum", "prod"}
+
+
+def letter_run(source: str, i: int, j: int) -> list[Token]:
+    """The tokens for the letters ``source[i:j]`` (a maximal run of ASCII letters)."""
+    word = source[i:j]
+    whole = _whole_word(source, word, i, j)
+    if whole is not None:
+        return whole
+    if word in UNKNOWN_FUNCTIONS or word.lower() in PROSE - {"or", "and", "not"}:
+        _refuse_word(source, word, i, j)
+    out: list[Token] = []
+    k = i
+    letters = 0  # length of the current segment of single letters
+    while k < j:
+        found = next((w for w in _SPLITTABLE if source.startswith(w, k) and k + len(w) <= j), None)
+        if found is None:
+            out.append(Token("letter", source[k], k, k + 1))
+            letters += 1
+            k += 1
+            continue
+        _check_segment(source, k - letters, k, letters)
+        letters = 0
+        out.append(_word_token(found, k, k + len(found)))
+        k += len(found)
+    _check_segment(source, j - letters, j, letters, last=True)
+    _refuse_glued_digit(source, out[-1], j)
+    return out
+
+
+def _whole_word(source: str, word: str, i: int, j: int) -> list[Token] | None:
+    if word in CONNECTIVES:
+        kind, text = CONNECTIVES[word]
+        if kind == "text":
+            return [Token("text", "\\text", i, j, text)]
+        return [Token("cmd", text, i, j)]
+    if word in BRACKET_WORDS:
+        return [Token("word", word, i, j)]
+    if word in CONSTANTS or word in GREEK or word in FUNCTIONS or word == "sqrt":
+        tok = _word_token(word, i, j)
+        _refuse_glued_digit(source, tok, j)
+        return [tok]
+    return None
+
+
+def _word_token(word: str, i: int, j: int) -> Token:
+    if word in CONSTANTS:
+        return Token("cmd", CONSTANTS[word], i, j)
+    if word in FUNCTIONS:
+        return Token("cmd", "\\" + FUNCTIONS[word], i, j)
+    return Token("cmd", "\\" + word, i, j)  # a Greek letter or sqrt
+
+
+def _check_segment(source: str, start: int, end: int, letters: int, last: bool = False) -> None:
+    """Single letters side by side are a product (``xy``, ``abc``), but not a word."""
+    if letters >= 4:
+        word = source[start:end]
+        raise LatexParseError(f"{word!r} is not a name the reader knows (letters side by side "
+                              "are multiplied)", source=source, position=start, length=letters,
+                              hint=" ".join(word) if letters <= 6 else None)  # fmt: skip
+    if last and letters >= 3 and _bracket_follows(source, end):
+        _refuse_word(source, source[start:end], start, end)
+
+
+def _bracket_follows(source: str, j: int) -> bool:
+    rest = source[j:].lstrip(" ")
+    return rest.startswith("(")
+
+
+def _refuse_word(source: str, word: str, i: int, j: int) -> None:
+    if word.lower() in PROSE:
+        raise LatexParseError(
+            f"the word {word!r} is not maths the reader can check (type the statements only)",
+            source=source,
+            position=i,
+            length=j - i,
+        )
+    hint = {"floor": "floor(x)", "ceil": "ceil(x)", "abs": "abs(x) or |x|", "cbrt": "cbrt(x)",
+            "sine": "sin", "cosine": "cos", "tangent": "tan", "root": "sqrt(x)",
+            "sqr": "x^2", "fact": "n!", "factorial": "n!", "deg": "radians: 30 deg = pi/6",
+            "sign": "sgn(x)"}.get(word)  # fmt: skip
+    raise LatexParseError(f"unknown function {word!r}: the reader does not know it, and letters "
+                          "side by side would be a product", source=source, position=i,
+                          length=j - i, hint=hint)  # fmt: skip
+
+
+def _refuse_glued_digit(source: str, tok: Token, j: int) -> None:
+    """``x2`` (x₂? x²? 2x?) and ``log2(x)`` (base 2 or log(2x)?) are refused; ``sin2x`` is fine."""
+    if j >= len(source) or source[j] not in "0123456789":
+        return
+    k = j
+    while k < len(source) and source[k] in "0123456789":
+        k += 1
+    if tok.kind == "cmd" and tok.text in ("\\log",):
+        raise LatexParseError("log followed by a number is ambiguous (a base, or a factor?)",
+                              source=source, position=tok.pos, length=k - tok.pos,
+                              hint=f"log_{source[j:k]}(x) or log({source[j:k]}x)")  # fmt: skip
+    if tok.kind == "cmd" and tok.text.lstrip("\\") in FUNCTIONS.values():
+        return
+    name = source[tok.pos : j]
+    raise LatexParseError(f"{source[tok.pos:k]!r} is ambiguous (a name with an index, a power, "
+                          "or a product?)", source=source, position=tok.pos, length=k - tok.pos,
+                          hint=f"{name}_{source[j:k]}, {name}^{source[j:k]} or "
+                               f"{source[j:k]}{name}")  # fmt: skip
+
+
+def latex_unknown_word(word: str, followed_by_bracket: bool) -> str | None:
+    """For the LaTeX reader: why a run of letters cannot be a product, or None.
+
+    ``floor(x)``, ``max(a,b)`` and ``foo(x)`` in LaTeX input would silently become f·l·o²·r·x;
+    a run of two letters before a bracket (``xy(x+y)``) stays a product."""
+    if word in _LATEX_ONLY_UNKNOWN:
+        return f"unknown function {word!r} spelled in letters would be a product of letters"
+    if followed_by_bracket and len(word) >= 3:
+        return f"unknown function {word!r}: letters side by side would be a product"
+    return None
