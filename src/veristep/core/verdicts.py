@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from veristep.core.learner import learner_view, step_sentence
 from veristep.core.tiers import Relation, Tier
 
 
@@ -77,6 +78,8 @@ class StepVerdict:
         }
         if self.facts:
             out["facts"] = self.facts
+        # The learner's sentence (the derivation re-words it with the two lines as written).
+        out["learner"] = step_sentence(out)
         return out
 
     @classmethod
@@ -193,11 +196,17 @@ class Derivation:
         for key in ("goal", "answer", "claim"):
             if getattr(self, key) is not None:  # absent, not null: the contract's keys stay
                 out[key] = getattr(self, key)
+        # The learner view beside the teacher's fields: plain sentences from the same findings.
+        view = learner_view(out)
+        for step, said in zip(out["steps"], view["steps"], strict=True):
+            step["learner"] = said
+        out["confidence"]["learner_summary"] = view["summary"]
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Derivation:
         conf = dict(data["confidence"])
+        conf.pop("learner_summary", None)  # a view, recomputed by to_json
         conf["tier"] = Tier.parse(conf["tier"])
         return cls(
             start=data["start"],

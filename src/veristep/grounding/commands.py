@@ -32,6 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--positive", default="", help="comma-separated symbols assumed positive")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    # Teacher by default: the command line is read by teachers, scripts and tests, and the tiers,
+    # checks and witnesses are what they rely on; a learner asks for plain sentences.
+    parser.add_argument(
+        "--view", choices=("teacher", "learner"), default="teacher",
+        help="teacher: tiers, checks' reasons, witnesses (default); learner: plain sentences",
+    )  # fmt: skip
     parser.add_argument(
         "--jsonl", metavar="FILE", help="batch: one JSON object per line ('-': stdin)"
     )
@@ -54,7 +60,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     types = [t.strip() for t in args.types.split(",")] if args.types is not None else None
     states = [_argv_text(s) for s in args.states]
     target = _argv_text(args.target) if args.target is not None else None
-    return _run_one(states, types, target, settings, positive, args.json)
+    return _run_one(states, types, target, settings, positive, args.json, args.view)
 
 
 def _argv_text(text: str) -> str:
@@ -75,13 +81,16 @@ def _run_one(
     settings: Settings,
     positive: frozenset[str],
     as_json: bool,
+    view: str = "teacher",
 ) -> int:
     from veristep.grounding.chain import check_states
-    from veristep.grounding.report import render
+    from veristep.grounding.report import render, render_learner
 
     derivation, parsed = check_states(states, types, target, settings, positive)
     if as_json:
         print(json.dumps(derivation.to_json(), ensure_ascii=False))
+    elif view == "learner":
+        print(render_learner(derivation))
     else:
         displays = [s.display or s.latex for s in parsed]
         print(render(displays, derivation.steps, derivation.endpoint, derivation.confidence))

@@ -20,6 +20,7 @@ result:
 
 from __future__ import annotations
 
+from veristep.core.learner import plain_state
 from veristep.core.tiers import Relation, Tier
 from veristep.core.verdicts import Confidence, Derivation, Endpoint, StepVerdict
 
@@ -67,3 +68,35 @@ def _label(step: StepVerdict) -> str:
     if step.relation in (Relation.REFUTED, Relation.UNKNOWN, Relation.NARROWS, Relation.WIDENS):
         return step.relation.value
     return step.tier.name_lower
+
+
+# Shapes a learner cannot read as a number (a medal "1" or "2" can be): ✓ right, ? not shown
+# right, ✗ wrong, ○ not read.
+LEARNER_MARK = {
+    Tier.GROUNDED: "✓", Tier.VERIFIED: "✓", Tier.PLAUSIBLE: "?", Tier.UNCHECKED: "○",
+    Tier.REFUTED: "✗",
+}  # fmt: skip
+
+
+def render_learner(derivation: Derivation) -> str:
+    """The learner view for the command line: each line as typed, its mark and one sentence.
+
+    >>> from veristep.core.verdicts import Confidence, Endpoint, StateRecord
+    >>> step = StepVerdict(1, Tier.PLAUSIBLE, Relation.NARROWS,
+    ...                    facts={"var": "x", "kept": [2], "lost": [-2]})
+    >>> d = Derivation("x^2 = 4", None, [StateRecord("x^{2} = 4"), StateRecord("x = 2")], [step],
+    ...                Endpoint(True, True, True), Confidence(Tier.PLAUSIBLE, 0, 1, 0, 2, ""))
+    >>> print(render_learner(d))  # doctest: +ELLIPSIS
+      x² = 4
+    ? x = 2
+        incomplete: you lost x = −2. It solves the line before ...
+    Incomplete: step 1 loses a solution.
+    """
+    view = derivation.to_json()
+    shown = [plain_state(s.latex) or s.latex for s in derivation.states]
+    lines = [f"  {shown[0]}"] if shown else []
+    for step, state in zip(view["steps"], shown[1:], strict=False):
+        mark = LEARNER_MARK[Tier.parse(step["tier"])]
+        lines += [f"{mark} {state}", f"    {step['learner']}"]
+    lines.append(view["confidence"]["learner_summary"])
+    return "\n".join(lines)
