@@ -289,3 +289,42 @@ def test_saving_to_an_unknown_page_is_a_404(client) -> None:
 
 def test_a_blank_title_is_refused(client) -> None:
     assert client.post("/api/pages", json={"title": "   ", "blocks": []}).status_code == 422
+
+
+# ---- the workspace API: the same tree rules, and only sealed verdicts ---------------------------
+
+
+def _act(client, **body):
+    return client.post("/api/workspace", json=body)
+
+
+@pytest.mark.timeout(60)
+def test_a_workspace_action_on_a_cyclic_tree_is_refused(client) -> None:
+    twice = [{"id": 0, "parent": None, "latex": "x = 1"}, {"id": 1, "parent": 0, "latex": "x=1"},
+             {"id": 1, "parent": 1, "latex": "x = 1"}]  # fmt: skip
+    for nodes in (twice, [{"id": 0, "latex": "x", "parent": 0}]):
+        r = _act(client, action="undo", workspace={"start": "x = 1", "cursor": 1, "nodes": nodes})
+        assert r.status_code == 422 and "workspace" in r.json()["message"]
+    assert client.get("/api/health").status_code == 200
+
+
+def test_a_workspace_verdict_without_the_servers_seal_is_judged_again(client) -> None:
+    view = _act(client, action="start", start="2x = 6").json()
+    view = _act(client, workspace=view["workspace"], action="apply", command="divide by 2").json()
+    assert [s["tier"] for s in view["path"]] == [None, "grounded"]
+    sealed = view["workspace"]
+    # The server's own tree goes back and forth unchanged, and its verdicts are kept.
+    again = _act(client, workspace=sealed, action="goto", node=1).json()
+    assert again["workspace"]["nodes"] == sealed["nodes"]
+    # A client that edits a state and keeps the verdict gets the step judged again.
+    forged = json.loads(json.dumps(sealed))
+    forged["nodes"][1]["latex"] = "x = 4"
+    shown = _act(client, workspace=forged, action="goto", node=1).json()
+    assert shown["path"][1]["tier"] == "refuted"
+    # So does one that writes a verdict of its own, with or without a seal.
+    forged = json.loads(json.dumps(sealed))
+    forged["nodes"][1]["latex"] = "x = 4"
+    forged["nodes"][1]["verdict"]["reason"] = "trust me"
+    forged["nodes"][1].pop("seal")
+    shown = _act(client, workspace=forged, action="goto", node=1).json()
+    assert shown["path"][1]["tier"] == "refuted" and "trust me" not in json.dumps(shown)

@@ -66,6 +66,14 @@ def test_from_json_rejects_a_broken_tree() -> None:
         Workspace.from_json(data)
 
 
+def test_from_json_rejects_a_repeated_step_that_would_close_a_cycle() -> None:
+    # The second step 1 names the first as its parent: kept, it would be its own parent and
+    # every walk to the start would loop forever.
+    nodes = [{"id": 1, "parent": 0, "latex": "x = 1"}, {"id": 1, "parent": 1, "latex": "x = 1"}]
+    with pytest.raises(InputError, match="appears twice"):
+        Workspace.from_json({"start": "x = 1", "cursor": 1, "nodes": nodes})
+
+
 def test_the_planner_suggests_a_next_move_and_it_is_graded_when_taken() -> None:
     ws = Workspace("x^2 - 5x + 6 = 0")
     move = ws.suggest()

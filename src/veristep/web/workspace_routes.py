@@ -19,7 +19,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from veristep.core.errors import InputError
 from veristep.web.engine import Deadline, with_deadline
-from veristep.web.page_schema import MAX_BLOCKS, BlockIn, clean_block, describe, validate_block
+from veristep.web.page_schema import (
+    MAX_BLOCKS,
+    BlockIn,
+    WorkspaceIn,
+    clean_block,
+    describe,
+    validate_block,
+)
 from veristep.workspace.page_store import MAX_VERSION
 
 router = APIRouter()
@@ -31,7 +38,8 @@ class _Strict(BaseModel):
 
 
 class ActRequest(_Strict):
-    workspace: dict[str, Any] | None = None
+    # The same schema as a page's workspace block: one tree, bounded, no cycle to walk forever.
+    workspace: WorkspaceIn | None = None
     start: str | None = Field(default=None, max_length=MAX_LATEX)
     action: Literal["start", "apply", "undo", "redo", "goto", "suggest", "next"]
     command: str | None = Field(default=None, max_length=500)
@@ -65,16 +73,27 @@ async def workspace_act(body: ActRequest, request: Request) -> dict[str, Any]:
     """One action on a workspace; the new workspace JSON and its current path, ready to show.
 
     Like every route that does CAS work, it runs in the request lanes under the request deadline.
+    A verdict in the tree the client sends counts only with this server's seal (``web.seals``);
+    any other is dropped and its step judged again before it is shown.
     """
-    settings, lm = request.app.state.settings, request.app.state.lm
-    return await with_deadline(lambda _: _act(body, settings, lm), _timeout(request))
+    settings, lm, seal = request.app.state.settings, request.app.state.lm, _seal(request)
+    return await with_deadline(lambda _: _act(body, settings, lm, seal), _timeout(request))
 
 
 def _timeout(request: Request) -> float:
     return float(request.app.state.settings.web_request_timeout_s)
 
 
-def _act(body: ActRequest, settings: Any, lm: Any) -> dict[str, Any]:
+def _seal(request: Request) -> Any:
+    from veristep.web.seals import Seal
+
+    seal = getattr(request.app.state, "seal", None)
+    if seal is None:
+        seal = request.app.state.seal = Seal.in_folder(Path(request.app.state.store.path).parent)
+    return seal
+
+
+def _act(body: ActRequest, settings: Any, lm: Any, seal: Any) -> dict[str, Any]:
     from veristep.workspace.session import Workspace
 
     if body.action == "start" or body.workspace is None:
@@ -82,7 +101,8 @@ def _act(body: ActRequest, settings: Any, lm: Any) -> dict[str, Any]:
             raise InputError("give the state to start from")
         ws = Workspace(body.start, settings)
     else:
-        ws = Workspace.from_json(body.workspace, settings)
+        ws = Workspace.from_json(body.workspace.model_dump(by_alias=True), settings)
+        _drop_unsealed(ws, body.workspace.model_dump(by_alias=True), seal)
     suggestion = None
     if body.action == "apply":
         if not body.command:
@@ -98,10 +118,24 @@ def _act(body: ActRequest, settings: Any, lm: Any) -> dict[str, Any]:
         suggestion = ws.suggest()
     elif body.action == "next":
         ws.apply_suggestion()
-    return _view(ws, suggestion)
+    for node in ws.path()[1:]:
+        if node.verdict is None:  # unsealed or never judged: judged here before it is shown
+            node.verdict = ws.judge_node(node.id)
+    return _view(ws, suggestion, seal)
 
 
-def _view(ws: Any, suggestion: dict[str, str] | None) -> dict[str, Any]:
+def _drop_unsealed(ws: Any, raw: dict[str, Any], seal: Any) -> None:
+    marks = {n["id"]: n.get("seal") for n in raw["nodes"]}
+    positive = sorted(ws.ctx.positive)
+    for node in ws.nodes.values():
+        if node.verdict is None or node.parent is None:
+            continue
+        parent = ws.nodes[node.parent].latex
+        if not seal.opens(parent, node.to_json(), positive, marks.get(node.id)):
+            node.verdict = None
+
+
+def _view(ws: Any, suggestion: dict[str, str] | None, seal: Any) -> dict[str, Any]:
     path = []
     for node in ws.path():
         verdict = node.verdict
@@ -112,8 +146,14 @@ def _view(ws: Any, suggestion: dict[str, str] | None) -> dict[str, Any]:
             "reason": verdict.reason if verdict else "",
             "branches": len(ws.children(node.id)),
         })  # fmt: skip
+    tree = ws.to_json()
+    positive = sorted(ws.ctx.positive)
+    for raw in tree["nodes"]:
+        if raw.get("verdict") is not None and raw.get("parent") is not None:
+            parent = ws.nodes[raw["parent"]].latex
+            raw["seal"] = seal.sign(parent, raw, positive)
     return {
-        "workspace": ws.to_json(),
+        "workspace": tree,
         "path": path,
         "term": ws.term().latex_ids,
         "can_undo": ws.current.parent is not None,

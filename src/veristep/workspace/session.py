@@ -312,6 +312,8 @@ class Workspace:
         for raw in data.get("nodes") or []:
             node = Node.from_json(raw)
             if node.id != 0:
+                if node.id in ws.nodes:  # a second node 3 could name the first as its parent
+                    raise InputError(f"step {node.id} appears twice in this workspace")
                 if node.parent not in ws.nodes:
                     raise InputError(f"step {node.id} refers to a missing parent {node.parent}")
                 ws.nodes[node.id] = node
