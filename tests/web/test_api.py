@@ -133,7 +133,7 @@ def test_a_derivation_that_times_out_answers_504(make_client, settings):
 @pytest.mark.parametrize(
     ("body", "status"),
     [
-        ({"start": "x = 1"}, 422),  # missing target
+        ({"target": "x = 1"}, 422),  # missing start (a missing target is a goal-only task)
         ({"start": "x = 1", "target": "x = 1", "proposr": "llm"}, 422),  # typo'd field
         ({"start": "x = 1", "target": "x = 1", "proposer": "oracle"}, 400),
         ({"start": "", "target": "x = 1"}, 422),
@@ -180,3 +180,46 @@ def test_pages_are_served_with_local_assets_only(client, path, marker):
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", r.text)
     for asset in re.findall(r"""(?:src|href)="(/(?:static|assets)/[^"]+)\"""", r.text):
         assert client.get(asset).status_code == 200, asset
+
+
+def test_derive_without_a_target_states_the_checked_answer(client):
+    for body in ({"start": "2x + 3 = 25"}, {"start": "2x + 3 = 25", "target": "  "}):
+        d = client.post("/api/derive", json={**body, "save": False}).json()["derivation"]
+        assert d["goal"] == "solve" and d["target"] is None
+        assert d["states"][-1]["latex"] == "x = 11"
+        assert d["endpoint"]["reached"] and d["confidence"]["tier"] == "grounded"
+        assert d["answer"]["stated"] and d["answer"]["sentence"] == "$x = 11$"
+        assert d["answer"]["substitution"]["holds"] is True  # 11 substituted back
+
+
+def test_derive_with_task_words_and_a_goal_field(client):
+    d = client.post("/api/derive", json={"start": "factor x^2 - 5x + 6", "save": False}).json()
+    assert d["derivation"]["goal"] == "factor"
+    assert "factors as" in d["derivation"]["answer"]["sentence"]
+    r = client.post("/api/derive", json={"start": "x^2 - 1", "goal": "factor", "save": False})
+    assert r.json()["derivation"]["answer"]["latex"].count("x") == 2  # (x - 1)(x + 1)
+    r = client.post("/api/derive", json={"start": "x^2 - 1", "goal": "tidy", "save": False})
+    assert r.status_code == 400 and "unknown goal" in r.json()["message"]
+
+
+def test_derive_answers_a_wrong_target_with_the_right_one(client):
+    body = {"start": "2x + 8 = 30", "target": "x = 12", "save": False}
+    d = client.post("/api/derive", json=body).json()["derivation"]
+    assert not d["endpoint"]["reached"]
+    said = d["endpoint"]["correction"]
+    assert said.startswith("$x = 12$ does not solve it")
+    assert "the left side is $32$, the right side $30$" in said and "$x = 11$" in said
+
+
+def test_stream_without_a_target_ends_with_the_answer(client):
+    events = _events(client, start="x^2 - 5x + 6 = 0")
+    assert events[0]["event"] == "started" and events[-1]["event"] == "done"
+    answer = events[-1]["derivation"]["answer"]
+    assert answer["sentence"] == "the solutions are $x = 2$ and $x = 3$"
+
+
+def test_check_of_one_equation_judges_the_claim(client):
+    d = client.post("/api/check", json={"states": ["(a+b)^2 = a^2 + b^2"]}).json()["derivation"]
+    assert d["claim"]["verdict"] == "false" and d["confidence"]["tier"] == "refuted"
+    d = client.post("/api/check", json={"states": ["(a+b)^2 = a^2+2ab+b^2"]}).json()["derivation"]
+    assert d["claim"]["verdict"] == "true" and d["confidence"]["tier"] == "grounded"

@@ -46,6 +46,10 @@ def apply_goal_gate(derivation: Derivation, goal: str, settings: Settings) -> De
         derivation.answer = _no_answer(goal, "the last state could not be read")
         return _recompute(derivation)
     done, why = finished_form(goal, last.expr, ctx)
+    if done and not derivation.steps and goal == "solve" and not _solved_as_written(start):
+        # SymPy decided the start on reading (x^2 + 1 = 0 is False over the reals): no line of
+        # working shows it, so nothing is reached.
+        done, why = False, "no step was written toward a solved form"
     substituted = None
     if done and goal == "solve" and last.expr != start.expr:
         substituted = substitute_answer(start.expr, last.expr, ctx)
@@ -55,6 +59,8 @@ def apply_goal_gate(derivation: Derivation, goal: str, settings: Settings) -> De
     _recompute(derivation)
     if not done:
         derivation.answer = _no_answer(goal, why)
+    elif not derivation.steps:
+        derivation.answer = _no_answer(goal, "the start already is in its finished form")
     elif derivation.confidence.tier < Tier.VERIFIED:
         derivation.answer = _no_answer(goal, "a step could not be verified")
     else:
@@ -66,6 +72,44 @@ def apply_goal_gate(derivation: Derivation, goal: str, settings: Settings) -> De
             "substitution": substituted,
         }
     return derivation
+
+
+def _solved_as_written(start: Any) -> bool:
+    """The start, as written, is already a solved form (``x = 5``), not decided by SymPy."""
+    from veristep.grounding.conclusion import solved_unknowns
+
+    return start.expr not in (sp.true, sp.false) and solved_unknowns(start.expr) is not None
+
+
+def prove_answer(derivation: Derivation, settings: Settings) -> Derivation:
+    """*prove A = B*: the identity is stated as holding only when the chain reached B verified
+    or better; otherwise the claim A = B is judged on its own (a refuting point when false)."""
+    derivation.goal = "prove"
+    tier = derivation.confidence.tier
+    if derivation.endpoint.reached and tier >= Tier.VERIFIED and derivation.steps:
+        letters = sorted(_letters(derivation, settings))
+        every = f"for every real value of {', '.join(letters)}" if letters else ""
+        said = (
+            f"the identity holds {every}".strip()
+            if tier is Tier.GROUNDED
+            else "the identity holds wherever both sides are defined"
+        )
+        derivation.answer = {"goal": "prove", "stated": True, "latex": derivation.target,
+                             "sentence": said, "substitution": None}  # fmt: skip
+    else:
+        derivation.answer = _no_answer("prove", "the identity was not proved")
+    return derivation
+
+
+def _letters(derivation: Derivation, settings: Settings) -> set[str]:
+    from veristep.grounding.states import parse_state
+
+    found: set[str] = set()
+    for text in (derivation.start, derivation.target or ""):
+        state = parse_state(text, settings)
+        if state.expr is not None:
+            found |= {s.name for s in state.expr.free_symbols}
+    return found
 
 
 def _recompute(derivation: Derivation) -> Derivation:
@@ -110,7 +154,9 @@ class Correction:
     goal: str  # the goal whose derivation supplies the right answer
 
 
-def wrong_target(start: str, target: str, settings: Settings) -> Correction | None:
+def wrong_target(
+    start: str, target: str, settings: Settings, prove: bool = False
+) -> Correction | None:
     """A sentence when the given target is wrong, or None when it is right or undecided.
 
     An equation's solved-form target is substituted into the start; an expression's target is
@@ -133,11 +179,13 @@ def wrong_target(start: str, target: str, settings: Settings) -> Correction | No
             return None
         return Correction(out.value, "solve")
     if isinstance(a.expr, sp.Expr) and isinstance(b.expr, sp.Expr):
-        return _expression_correction(a, b, target, ctx)
+        return _expression_correction(a, b, target, ctx, prove)
     return None
 
 
-def _expression_correction(a: Any, b: Any, target: str, ctx: Any) -> Correction | None:
+def _expression_correction(
+    a: Any, b: Any, target: str, ctx: Any, prove: bool = False
+) -> Correction | None:
     from veristep.core.tiers import Relation
     from veristep.grounding.chain import judge_transition
     from veristep.propose.symbolic.finished import default_goal
@@ -153,6 +201,11 @@ def _expression_correction(a: Any, b: Any, target: str, ctx: Any) -> Correction 
         f"${target}$ is not equal to the start: {where}the start is {w.get('previous')} "
         f"and ${target}$ is {w.get('next')}"
     )
+    if prove:
+        said = (
+            f"the identity does not hold: {where}the left side is {w.get('previous')} "
+            f"and the right side is {w.get('next')}"
+        )
     return Correction(said, default_goal(a.expr))
 
 

@@ -109,10 +109,28 @@ def derive(
     run = _Run(settings, domain, attempts, judge_fn, on_attempt, on_step)
     if target is None:
         return run.goal_only(task, chosen)
-    correction = _wrong_target(start, target, settings)
-    if correction is not None:
-        return run.corrected(task, correction)
-    return run.towards(start, target, chosen)
+    prove = task.goal == "prove"
+    if chosen.kind == "symbolic":
+        # The planner cannot reach a wrong target: check it first, and plan to the right answer.
+        correction = _wrong_target(start, target, settings, prove)
+        if correction is not None:
+            return run.corrected(task, correction)
+        derivation = run.towards(start, target, chosen)
+    else:
+        # A model's draft is kept as it was judged; a wrong target only adds the correction.
+        derivation = run.towards(start, target, chosen)
+        correction = None
+        if not derivation.endpoint.reached:
+            correction = _wrong_target(start, target, settings, prove)
+        if correction is not None:
+            right = run.corrected(task, correction)
+            derivation.endpoint.correction = right.endpoint.correction
+            derivation.answer = right.answer
+    if task.goal == "prove":
+        from veristep.propose.answer import prove_answer
+
+        return prove_answer(derivation, settings)
+    return derivation
 
 
 class _Run:
@@ -167,9 +185,17 @@ class _Run:
         planner = make_proposer("symbolic", self.settings)
         right = self.goal_only(Task(correction.goal, task.start, None, task.var), planner)
         right.target = task.target
+        right.goal = task.goal or right.goal
         end = right.endpoint
         end.reached = end.math_correct = end.exact_graph = False  # the given target is not it
+        right.proposer["note"] = (
+            "target not reached: substitution shows it is wrong; shown is the derivation to "
+            f"the finished form ({right.proposer.get('note') or 'no note'})"
+        )
         answer = right.answer or {}
+        if task.goal == "prove":
+            end.correction = correction.sentence  # a false identity has no answer to state
+            return _recompute(right)
         if answer.get("stated"):
             said = answer["sentence"]
             if correction.goal == "solve" and not said.startswith(("the ", "there")):
@@ -208,11 +234,11 @@ def _default_goal(start: str, settings: Settings) -> str:
         return "simplify"
 
 
-def _wrong_target(start: str, target: str, settings: Settings) -> Any:
+def _wrong_target(start: str, target: str, settings: Settings, prove: bool) -> Any:
     from veristep.propose.answer import wrong_target
 
     try:
-        return wrong_target(start, target, settings)
+        return wrong_target(start, target, settings, prove)
     except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
         return None  # the correction is an addition: when it cannot be computed, none is given
 

@@ -88,7 +88,8 @@ def _build(goal: str, rest: str, target: str | None, settings: Settings | None) 
         if found:
             var, rest = found.group("var"), rest[: found.start()]
         var = var or _variable(rest, settings)
-        return Task(goal, rf"\frac{{d}}{{d{var}}}\left({rest.strip()}\right)", target, var)
+        body = _as_latex(rest, settings)
+        return Task(goal, rf"\frac{{d}}{{d{var}}}\left({body}\right)", target, var)
     if goal == "integrate":
         return _integral(rest, target, settings)
     if goal == "limit":
@@ -97,8 +98,8 @@ def _build(goal: str, rest: str, target: str | None, settings: Settings | None) 
             if rest.lstrip().startswith("\\lim"):
                 return Task(goal, rest.strip(), target)
             raise InputError("a limit needs its point: 'limit of F as x -> a'")
-        var, point = found.group("var"), found.group("point")
-        body = rest[: found.start()].strip()
+        var, point = found.group("var"), _as_latex(found.group("point"), settings)
+        body = _as_latex(rest[: found.start()], settings)
         return Task(goal, rf"\lim_{{{var} \to {point}}} \left({body}\right)", target, var)
     if goal == "prove" and target is None:
         return _identity(rest, settings)
@@ -118,16 +119,17 @@ def _integral(rest: str, target: str | None, settings: Settings | None) -> Task:
         var, body = body[dx.end() - 1], body[: dx.start()].strip()
     else:
         var = _variable(body, settings)
-    limits = f"_{{{lo}}}^{{{hi}}}" if bounds else ""
+    body = _as_latex(body, settings)
+    limits = f"_{{{_as_latex(lo, settings)}}}^{{{_as_latex(hi, settings)}}}" if bounds else ""
     return Task("integrate", rf"\int{limits} \left({body}\right) \, d{var}", target, var)
 
 
 def _identity(rest: str, settings: Settings | None) -> Task:
     """*prove A = B*: the derivation from A to B (both sides as the parser reads them)."""
-    from veristep.mathgraph import parse_latex, to_latex
+    from veristep.mathgraph import parse_math, to_latex
     from veristep.mathgraph.nodes import Kind
 
-    graph = parse_latex(rest.strip(), settings)
+    graph = parse_math(rest.strip(), settings)
     root = graph.root
     if root.kind is not Kind.RELATION or root.value != "=" or len(root.children) != 2:
         raise InputError("prove needs an identity to prove: 'prove A = B'")
@@ -135,13 +137,23 @@ def _identity(rest: str, settings: Settings | None) -> Task:
     return Task("prove", to_latex(left), to_latex(right))
 
 
+def _as_latex(text: str, settings: Settings | None) -> str:
+    """The maths as LaTeX, so that it can sit inside a LaTeX construct (``\\frac{d}{dx}``):
+    plain maths (``x^2 sin x``) is read by the plain reader and written back as LaTeX."""
+    from veristep.mathgraph import parse_math, to_latex
+    from veristep.mathgraph.reader import reader_for
+
+    text = text.strip()
+    return to_latex(parse_math(text, settings)) if reader_for(text) == "plain" else text
+
+
 def _variable(latex: str, settings: Settings | None) -> str:
     """The variable of a differentiation or integral: x when present, else the only (or the
     alphabetically first) letter."""
-    from veristep.mathgraph import parse_latex
+    from veristep.mathgraph import parse_math
     from veristep.mathgraph.nodes import Kind
 
-    names = {n.value for n in parse_latex(latex.strip(), settings).root.walk()
+    names = {n.value for n in parse_math(latex.strip(), settings).root.walk()
              if n.kind is Kind.SYMBOL and len(n.value) == 1}  # fmt: skip
     for preferred in ("x", "t", "y", "z"):
         if preferred in names:

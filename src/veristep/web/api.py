@@ -34,7 +34,9 @@ class _Strict(BaseModel):
 
 class DeriveRequest(_Strict):
     start: str = Field(min_length=1, max_length=MAX_LATEX)
-    target: str = Field(min_length=1, max_length=MAX_LATEX)
+    # Absent, null or blank: a goal-only task (the planner states the answer; see docs/derive.md).
+    target: str | None = Field(default=None, max_length=MAX_LATEX)
+    goal: str | None = Field(default=None, max_length=40)
     proposer: str = "symbolic"
     save: bool = True
 
@@ -97,7 +99,7 @@ async def derive(body: DeriveRequest, request: Request) -> dict[str, Any]:
     engine, store = _engine(request), _store(request)
 
     def work(deadline: Deadline) -> dict[str, Any]:
-        derivation = engine.derive(body.start, body.target, body.proposer)
+        derivation = engine.derive(body.start, body.target, body.proposer, goal=body.goal)
         return answer(store, derivation, body.save, deadline=deadline, only_if_worth=True)
 
     return await with_deadline(work, _timeout(request))
@@ -116,13 +118,17 @@ async def check(body: CheckRequest, request: Request) -> dict[str, Any]:
 
 @router.get("/derive/stream")
 async def derive_stream(
-    request: Request, start: str, target: str, proposer: str = "symbolic"
+    request: Request,
+    start: str,
+    target: str = "",
+    proposer: str = "symbolic",
+    goal: str | None = None,
 ) -> StreamingResponse:
     """Server-sent events: ``started``; per judged draft one ``step`` per step (index, total,
     tier, icon, reason) then its ``attempt`` (verdict and steps); then ``done`` (saved: id, url,
     derivation, payload) or ``error``."""
-    if not start.strip() or not target.strip():
-        raise InputError("start and target must be non-empty LaTeX", kind="endpoints")
+    if not start.strip():
+        raise InputError("start must be non-empty maths", kind="endpoints")
     for name, text in (("start", start), ("target", target)):
         if len(text) > MAX_LATEX:
             raise InputError(
@@ -132,10 +138,10 @@ async def derive_stream(
     engine, store = _engine(request), _store(request)
 
     def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
-        derivation = engine.derive(start, target, proposer, progress=emit)
+        derivation = engine.derive(start, target, proposer, progress=emit, goal=goal)
         return answer(store, derivation, save=True, deadline=deadline, only_if_worth=True)
 
-    started = {"start": start, "target": target, "proposer": proposer}
+    started = {"start": start, "target": target or None, "proposer": proposer}
     return event_stream(started, work, _timeout(request))
 
 
@@ -145,7 +151,9 @@ async def derive_stream_post(body: DeriveRequest, request: Request) -> Streaming
     engine, store = _engine(request), _store(request)
 
     def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
-        derivation = engine.derive(body.start, body.target, body.proposer, progress=emit)
+        derivation = engine.derive(
+            body.start, body.target, body.proposer, progress=emit, goal=body.goal
+        )
         return answer(store, derivation, body.save, deadline=deadline, only_if_worth=True)
 
     started = {"start": body.start, "target": body.target, "proposer": body.proposer}

@@ -63,12 +63,14 @@ class Engine:
     def derive(
         self,
         start: str,
-        target: str,
+        target: str | None,
         proposer: str = "symbolic",
         progress: Progress | None = None,
+        goal: str | None = None,
     ) -> dict[str, Any]:
         """Propose and ground a derivation; ``progress`` hears a :func:`step_event` per judged step
-        of every attempt, then that attempt's :func:`attempt_event`.
+        of every attempt, then that attempt's :func:`attempt_event`. Without a target (None or
+        blank) the planner works to the ``goal``'s finished form and states the answer.
 
         Step events are live when ``propose.derive`` accepts ``on_step`` (forwarded to the
         grounding check of each draft); otherwise each attempt's steps are sent, in order, the
@@ -100,6 +102,9 @@ class Engine:
             progress(attempt_event(attempt))
 
         extra: dict[str, Any] = {"on_step": on_step} if live else {}
+        if goal is not None:
+            extra["goal"] = goal
+        target = target if target and target.strip() else None
         derivation = derive(start, target, settings=self.settings, proposer=proposer,
                             on_attempt=on_attempt, **extra)  # fmt: skip
         return derivation.to_json()

@@ -141,14 +141,24 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
 
     decimals = re.search(r"\d\.\d", start) is not None
     written = latex_to_sympy(start, settings, as_written=True)
+    goal = None
     if target is None:
+        goal = options.get("goal") or default_goal_of(written)
         target, options = _goal_options(written, options)
     found = plan(written, target, decimals=decimals, **options)
     if found.reached and not found.steps:
         step = _combine_step(start, options.get("target_latex", ""), settings)
         if step is not None:
             found.steps.append(step)
+    if goal is not None and found.reached:
+        found.message = f"finished form reached ({goal})"  # a guide target is no user's target
     return found
+
+
+def default_goal_of(start: Any) -> str:
+    from veristep.propose.symbolic.finished import default_goal
+
+    return default_goal(start)
 
 
 def _goal_options(start: Any, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
