@@ -10,7 +10,7 @@ client (each coqtop also dies with its parent process).
 
 from __future__ import annotations
 
-import itertools
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -68,7 +68,6 @@ class CoqSessions:
     def __init__(self) -> None:
         self._sessions: dict[str, CoqSession] = {}
         self._lock = threading.Lock()
-        self._ids = itertools.count(1)
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -79,7 +78,8 @@ class CoqSessions:
             if len(self._sessions) >= MAX_SESSIONS:
                 oldest = min(self._sessions.values(), key=lambda s: s.used)
                 self._drop(oldest.id)
-            sid = f"coq-{next(self._ids)}"
+            # Unguessable: over HTTP several clients share one server and its sessions.
+            sid = f"coq-{secrets.token_hex(6)}"
         backend = CoqBackend(settings)
         try:
             root = backend.open_proof(theorem)
