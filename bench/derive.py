@@ -2,6 +2,7 @@
 
     python bench/derive.py [--pairs bench/derive_syllabus.jsonl] [--out results.jsonl]
                            [--category C] [--limit N] [--every K] [--proposer symbolic] [--cli]
+                           [--no-target]
 
 A pair counts as a derivation when all four hold: the endpoint is the target as written
 (``endpoint.reached``), there are at least two steps, every step is grounded or verified (with an
@@ -12,6 +13,12 @@ solve by the computer algebra system). The per-topic table shows each criterion 
 command (start-up included): that is the wall time a user waits. Without it the pairs run in one
 process (faster for a full sweep). ``--every K`` takes every K-th pair, a sample spread over the
 topics. The run is resumable: ids already in --out are skipped.
+
+``--no-target`` removes every target: each start is derived to the finished form of the goal it
+implies (solve, carry out, simplify), and the stated answer is compared with the removed target
+by the grounding engine. Categories whose goal lives only in the target (factored or expanded
+form, identities, "make r the subject") are reported apart; every 4th task is the part that was
+looked at while building, the rest is held out.
 """
 
 from __future__ import annotations
@@ -129,6 +136,95 @@ def summarise(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+# Goal-only mode (--no-target): the categories whose start implies its goal (a statement is
+# solved, a derivative/integral/limit/sum is carried out, a computation is simplified). For the
+# others (write in factored or expanded form, prove an identity, make r the subject) the goal
+# lives only in the target, so their rate is reported apart.
+GOAL_IMPLIED = frozenset({
+    "inequality", "system", "trig_equation", "explog", "radical_abs", "integral", "limit",
+    "differentiation", "equation", "arithmetic", "linear", "quadratic", "rational", "radical",
+    "absolute", "exponential", "logarithmic", "derivative", "sum",
+})  # fmt: skip
+
+
+def dev_part(index: int) -> bool:
+    """The tasks looked at while building goal-only mode (every 4th); the rest are held out."""
+    return index % 4 == 0
+
+
+def run_goal_only(pair: dict[str, Any], settings: Any) -> dict[str, Any]:
+    """One task with its target removed: the finished form reached, the answer stated, and
+    whether the stated answer equals the removed target (judged by the grounding engine)."""
+    from veristep.core.errors import InputError
+    from veristep.grounding.chain import endpoint
+    from veristep.grounding.decision import Context
+    from veristep.propose import derive
+
+    began = time.monotonic()
+    row = {**pair, "implied": pair["category"] in GOAL_IMPLIED}
+    try:
+        d = derive(pair["start"], None, settings=settings)
+    except InputError as err:
+        return {**row, "reached": False, "stated": False, "equal": False, "goal": None,
+                "note": "input error: " + err.one_line(), "ms": _ms(began)}  # fmt: skip
+    last = d.states[-1].latex
+    stated = bool(d.answer and d.answer.get("stated"))
+    equal = False
+    if stated:
+        judged = endpoint(last, pair["target"], Context(settings=settings))
+        equal = judged.reached or judged.math_correct
+    return {
+        **row,
+        "goal": d.goal,
+        "reached": bool(d.endpoint.reached),
+        "stated": stated,
+        "equal": bool(equal),
+        "tier": d.confidence.tier.name_lower,
+        "answer": (d.answer or {}).get("sentence"),
+        "last": last,
+        "steps": len(d.steps),
+        "note": d.proposer.get("note"),
+        "ms": _ms(began),
+    }
+
+
+def summarise_goal_only(rows: list[dict[str, Any]]) -> str:
+    lines = ["goal-only tasks (targets removed): finished form reached · answer stated "
+             "(verified or better) · stated answer equals the removed target"]  # fmt: skip
+    groups = [
+        ("goal implied, all", [r for r in rows if r["implied"]]),
+        ("goal implied, dev part", [r for r in rows if r["implied"] and r["dev"]]),
+        ("goal implied, held out", [r for r in rows if r["implied"] and not r["dev"]]),
+        ("goal not implied", [r for r in rows if not r["implied"]]),
+    ]
+    for name, rs in groups:
+        n = len(rs)
+        reached = sum(r["reached"] for r in rs)
+        stated = sum(r["stated"] for r in rs)
+        equal = sum(r["equal"] for r in rs)
+        lines.append(
+            f"  {name:<24} n={n:<4} reached {reached:>4} ({_pct(reached, n).strip()})"
+            f"  stated {stated:>4}  equal {equal:>4} ({_pct(equal, n).strip()})"
+        )
+    by_topic: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_topic.setdefault(r["category"], []).append(r)
+    for topic, rs in sorted(by_topic.items()):
+        mark = "" if rs[0]["implied"] else "  (goal not implied)"
+        lines.append(f"    {topic:<16} {sum(r['equal'] for r in rs):>3}/{len(rs):<3}{mark}")
+    lines.append("not equal to the target (goal implied):")
+    for r in rows:
+        if r["implied"] and not r["equal"]:
+            part = "dev" if r["dev"] else "held-out"
+            lines.append(f"  [{part}] {r['id']}: {r['start']}  →  {r.get('last')}  "
+                         f"(target {r['target']}; {r.get('tier')}; {r.get('note')})")  # fmt: skip
+    times = sorted(r["ms"] for r in rows)
+    if times:
+        lines.append(f"wall per task: median {statistics.median(times) / 1000:.2f} s, "
+                     f"max {times[-1] / 1000:.2f} s over {len(times)}")  # fmt: skip
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=Path, default=HERE / "derive_syllabus.jsonl")
@@ -138,9 +234,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1, help="take every K-th pair")
     parser.add_argument("--proposer", default="symbolic")
     parser.add_argument("--cli", action="store_true", help="time each pair as a CLI command")
+    parser.add_argument("--no-target", action="store_true",
+                        help="goal-only: remove each target, derive to the finished form and "
+                        "compare the stated answer with the removed target")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.no_target and (args.cli or args.proposer != "symbolic"):
+        parser.error("--no-target runs the symbolic planner in this process")
 
     pairs = [json.loads(line) for line in args.pairs.read_text().splitlines() if line.strip()]
+    for index, pair in enumerate(pairs):
+        pair["dev"] = dev_part(index)
     if args.category:
         pairs = [p for p in pairs if p["category"] == args.category]
     pairs = pairs[:: args.every]
@@ -161,7 +264,10 @@ def main(argv: list[str] | None = None) -> int:
         if pair["id"] in done:
             rows.append(done[pair["id"]])
             continue
-        if args.cli:
+        if args.no_target:
+            row = run_goal_only(pair, settings)
+            row["ok"], row["tiers"] = row["equal"], row.get("tier", "")
+        elif args.cli:
             row = run_pair_cli(pair, args.proposer)
         else:
             row = run_pair(pair, args.proposer, settings)
@@ -177,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             out.flush()
     if out:
         out.close()
-    print(summarise(rows))
+    print(summarise_goal_only(rows) if args.no_target else summarise(rows))
     return 0
 
 
