@@ -11,9 +11,13 @@ the one strict acceptance path (a clean compile against the reference statement 
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from veristep.formal.backends.base import Theorem
+from veristep.formal.backends.coq import CoqBackend
+from veristep.formal.backends.coqtop import CoqCrashed, CoqtopSession
 from veristep.tools.coq_session import MAX_STEPS, CoqSession, CoqSessions
 from veristep.tools.registry import Call, ToolError, ToolSpec, budget, obj, text
 
@@ -24,6 +28,23 @@ MAX_TRIES = 16  # candidates in one coq_try: the search's batch size
 
 _SESSION = text("a session id from coq_open", 40, minLength=1)
 _NAME = text("a miniF2F-rocq theorem name, e.g. mathd_algebra_412", 120, minLength=1)
+
+
+@dataclass
+class StoppableBackend(CoqBackend):
+    """A backend that starts no coqtop once stopped: a cancelled search must not restart the
+    process its cancellation killed and carry on in its thread."""
+
+    stopped: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def _session_for(self, theorem: Theorem) -> CoqtopSession:
+        if self.stopped.is_set():
+            raise CoqCrashed("stopped: the call was cancelled or ran out of budget")
+        return super()._session_for(theorem)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.close()
 
 
 def sessions(call: Call) -> CoqSessions:
@@ -81,8 +102,6 @@ def user_theorem(tool: str, statement: str, header: str) -> Theorem:
 
 # -- coq_open / coq_goals / coq_close -----------------------------------------------------------
 def coq_open(args: dict[str, Any], call: Call) -> dict[str, Any]:
-    from veristep.formal.backends.coqtop import CoqCrashed
-
     if bool(args.get("name")) == bool(args.get("statement")):
         raise ToolError("coq_open", "give either 'name' (a benchmark theorem) or 'statement'")
     if args.get("name"):
@@ -350,7 +369,6 @@ COQ_CHECK = ToolSpec(
 
 def prove(args: dict[str, Any], call: Call) -> dict[str, Any]:
     from veristep.formal.agents import Critic, Retriever, Strategist, Tactician
-    from veristep.formal.backends.coq import CoqBackend
     from veristep.formal.search import Agents, ProofSearch
 
     if bool(args.get("name")) == bool(args.get("statement")):
@@ -362,8 +380,8 @@ def prove(args: dict[str, Any], call: Call) -> dict[str, Any]:
     )
     index = lemma_index(call)
     agents = Agents(Strategist(None), Retriever(index, None), Critic(None), Tactician(None))
-    backend = CoqBackend(call.settings)
-    call.on_cancel(backend.close)  # a cancelled search kills its coqtop at once
+    backend = StoppableBackend(call.settings)
+    call.on_cancel(backend.stop)  # a cancelled search kills its coqtop at once, for good
     call.report(0, None, "searching")
     try:
         search = ProofSearch(
