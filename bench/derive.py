@@ -188,7 +188,7 @@ def run_goal_only(pair: dict[str, Any], settings: Any) -> dict[str, Any]:
     }
 
 
-def summarise_goal_only(rows: list[dict[str, Any]]) -> str:
+def summarise_goal_only(rows: list[dict[str, Any]], show_held_out: bool = False) -> str:
     lines = ["goal-only tasks (targets removed): finished form reached · answer stated "
              "(verified or better) · stated answer equals the removed target"]  # fmt: skip
     groups = [
@@ -212,9 +212,9 @@ def summarise_goal_only(rows: list[dict[str, Any]]) -> str:
     for topic, rs in sorted(by_topic.items()):
         mark = "" if rs[0]["implied"] else "  (goal not implied)"
         lines.append(f"    {topic:<16} {sum(r['equal'] for r in rs):>3}/{len(rs):<3}{mark}")
-    lines.append("not equal to the target (goal implied):")
+    lines.append("not equal to the target (goal implied; held-out ones with --show-held-out):")
     for r in rows:
-        if r["implied"] and not r["equal"]:
+        if r["implied"] and not r["equal"] and (r["dev"] or show_held_out):
             part = "dev" if r["dev"] else "held-out"
             lines.append(f"  [{part}] {r['id']}: {r['start']}  →  {r.get('last')}  "
                          f"(target {r['target']}; {r.get('tier')}; {r.get('note')})")  # fmt: skip
@@ -237,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-target", action="store_true",
                         help="goal-only: remove each target, derive to the finished form and "
                         "compare the stated answer with the removed target")  # fmt: skip
+    parser.add_argument("--show-held-out", action="store_true",
+                        help="--no-target: list the held-out failures too")  # fmt: skip
     args = parser.parse_args(argv)
     if args.no_target and (args.cli or args.proposer != "symbolic"):
         parser.error("--no-target runs the symbolic planner in this process")
@@ -283,7 +285,10 @@ def main(argv: list[str] | None = None) -> int:
             out.flush()
     if out:
         out.close()
-    print(summarise_goal_only(rows) if args.no_target else summarise(rows))
+    if args.no_target:
+        print(summarise_goal_only(rows, args.show_held_out))
+    else:
+        print(summarise(rows))
     return 0
 
 

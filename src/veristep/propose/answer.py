@@ -136,6 +136,8 @@ def _solutions(expr: Any, latex: str) -> str:
 
     if expr is sp.false:
         return "there is no real solution"
+    if expr.has(sp.Contains):  # an integer-indexed family: x = π/6 + 2kπ ∧ k ∈ ℤ
+        return f"the solutions are ${latex}$"
     cases = sp.Or.make_args(expr)
     if all(isinstance(c, sp.Eq) and isinstance(c.lhs, sp.Symbol) for c in cases):
         shown = [f"${to_latex(c)}$" for c in sorted(cases, key=sp.default_sort_key)]

@@ -59,7 +59,10 @@ def guide_target(start: sp.Basic, goal: str) -> sp.Basic | None:
         return sp.expand(start)
     value = start.doit()
     if not value.free_symbols:
-        return value  # a computation: its value (in decimals when it was written in decimals)
+        # A computation: its value (in decimals when it was written in decimals); logarithms of
+        # numbers combine (ln 8 − ln 2 = ln 4), which simplify alone leaves as it is.
+        forms = [value, sp.simplify(value), sp.logcombine(value, force=True)]
+        return min(forms, key=sp.count_ops)
     simpler = sp.simplify(value)
     return simpler if sp.count_ops(simpler) < sp.count_ops(value) else value
 

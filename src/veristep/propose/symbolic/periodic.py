@@ -35,7 +35,10 @@ def periodic_moves(state: sp.Basic, p: Problem) -> list[Move]:
     if fam is not None:
         pick = pick_members_move(state, x)
         return [pick] if pick is not None else []
-    if p.target is not None and family_of(p.target, x) is not None:
+    # A family is written when the target is one, or when a goal-only task solves an equation
+    # with no bounds (its finished form is the general solution).
+    wants_family = p.target is not None and family_of(p.target, x) is not None
+    if wants_family or (p.target is None and p.goal == "solve"):
         principal = principal_value_move(state, x)
         if principal is not None:
             return [principal]  # the angle first, as a teacher reads it off; then the families
