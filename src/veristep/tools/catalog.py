@@ -14,13 +14,19 @@ from typing import Any
 from veristep.core.errors import InputError
 
 TIER_TABLE = """# veristep tiers (strongest first)
-| tier | meaning |
-|---|---|
-| grounded | a deterministic check proved the step (exact symbolic or solution-set equality) |
-| verified | checked by an exact method with a side condition or on a witness set it fully covers |
-| plausible | numeric or sampled evidence only; not a proof |
-| unchecked | no check could decide (a timeout or an unsupported form is never evidence) |
-| refuted | a check found a counterexample (the witness is given) |
+- grounded: proved by a checker (a symbolic identity, an exact solution-set relation, a prover
+  proof, a kernel-checked tactic)
+- verified: strong machine evidence short of a proof (a step valid under an assumption it names,
+  such as dividing by a parameter; landmark agreement; a step that only adds values, squaring)
+- plausible: well-formed, but no checker could decide (a timeout, an unsupported function), or a
+  step that loses a solution (the lost value is named)
+- unchecked: nothing was checked (unreadable or unsupported notation, a value undefined over the
+  reals, nothing to judge)
+- refuted: a checker shows the step does not follow, with a witness a person can substitute
+
+A chain's verdict is its weakest step, then two gates: a solved last state that admits a value
+not solving the start is refuted, one that loses a solution is capped at plausible; a last state
+that is not the target as written is capped at plausible. A timeout is never evidence.
 
 Only coq_check says a Coq proof is proved (strict acceptance: clean compile against the
 reference statement, coqchk axiom audit). An agent must report tiers exactly as the tools give
