@@ -76,6 +76,7 @@ def plain_state(latex: str | None) -> str | None:
     s = s.replace("{", "(").replace("}", ")")
     s = re.sub(r"\s+", " ", plain_value(s)).strip()
     s = re.sub(r"(\d) ([A-Za-z])(?![A-Za-z])", r"\1\2", s)  # 5 x → 5x (not "1 or")
+    s = s.replace(") (", ")(")
     return None if "\\" in s else s
 
 

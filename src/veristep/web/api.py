@@ -17,10 +17,12 @@ from veristep.core.errors import InputError
 from veristep.core.verdicts import Derivation
 from veristep.web.engine import Deadline, Engine, Progress, with_deadline
 from veristep.web.grading import not_worth_saving, regrade, shown
+from veristep.web.learner_routes import router as learner_router
 from veristep.web.store import DerivationStore
 from veristep.web.streaming import event_stream
 
 router = APIRouter(prefix="/api")
+router.include_router(learner_router)  # /api/parse, /api/hint, /api/slip
 
 MAX_STATES = 200
 MAX_LATEX = 20_000
