@@ -36,7 +36,8 @@ def finished_form(goal: str, last: Basic, ctx: Context) -> tuple[bool, str]:
     if isinstance(last, Expr) and last.has(Derivative, Integral, Limit, Sum):
         return False, "a derivative, integral, limit or sum is still to be carried out"
     if goal in ("differentiate", "integrate", "limit", "evaluate"):
-        return isinstance(last, Expr), "the last state is not an expression"
+        is_expr = isinstance(last, Expr)
+        return is_expr, "" if is_expr else "the last state is not an expression"
     if goal in ("factor", "expand", "simplify") and isinstance(last, Expr):
         out = cas.run(_form_done, goal, last, ctx=ctx.for_step(None))
         if not out.ok:
