@@ -66,6 +66,13 @@ def right_open(node: Node) -> bool:
         node = node.children[-1]
 
 
+def _leads_with_number(node: Node) -> bool:
+    """Whether the printed node starts with a digit (a number, ``2^{3}``, ``3!``)."""
+    while node.kind in (Kind.POW, Kind.FACTORIAL) or (node.kind is Kind.MUL and node.value == ""):
+        node = node.children[0]
+    return node.kind is Kind.NUMBER
+
+
 def symbol_latex(name: str) -> str:
     """``alpha_1'`` → ``\\alpha_{1}'``."""
     primes = len(name) - len(name.rstrip("'"))
@@ -155,7 +162,10 @@ class _Printer(StatementPrinting):
                 need = _ATOM
             if child.kind is Kind.DIV and idx > 0:
                 need = _ATOM
-            parts.append(self.sub(child, need, closed=idx < last))
+            text = self.sub(child, need, closed=idx < last)
+            if n.value == "" and idx > 0 and _leads_with_number(child) and "\\left(" != text[:6]:
+                text = f"\\left({text}\\right)"  # 2 (3), not "2 3" that reads as 23
+            parts.append(text)
         sep = " " if n.value == "" else f" {self.glyph(n, _MUL_GLYPHS[n.value], 'mathbin')} "
         return sep.join(parts)
 

@@ -24,7 +24,8 @@ _OPERATORS = (
     ("<=>", "cmd", "\\iff"), ("<->", "cmd", "\\iff"), ("==>", "cmd", "\\Rightarrow"),
     ("<=", "cmd", "\\le"), (">=", "cmd", "\\ge"), ("=>", "cmd", "\\Rightarrow"),
     ("->", "cmd", "\\Rightarrow"), ("!=", "cmd", "\\ne"), ("<>", "cmd", "\\ne"),
-    ("==", "char", "="), ("**", "char", "^"), ("+-", "cmd", "\\pm"), ("-+", "cmd", "\\mp"),
+    ("=/=", "cmd", "\\ne"), ("==", "char", "="), ("**", "char", "^"), ("+-", "cmd", "\\pm"),
+    ("-+", "cmd", "\\mp"),
 )  # fmt: skip
 _PLAIN_UNICODE = {
     "±": ("cmd", "\\pm"), "∓": ("cmd", "\\mp"), "≤": ("cmd", "\\le"), "≥": ("cmd", "\\ge"),
@@ -83,7 +84,7 @@ def tokenize_plain(source: str) -> list[Token]:
             i = _symbol(source, i, tokens)
     tokens = _separators(source, tokens)
     tokens = _bracket_words(source, tokens)
-    return _exponents(source, tokens)
+    return _exponents(source, _log_bases(tokens))
 
 
 _DERIVATIVE = re.compile(r"d([A-Za-z])?[ \t]*/[ \t]*d([A-Za-z])(?![A-Za-z])")
@@ -152,7 +153,7 @@ def _symbol(source: str, i: int, tokens: list[Token]) -> int:
         kind, text = _PLAIN_UNICODE[ch]
         tokens.append(Token(kind, text, i, i + 1))
         return i + 1
-    hint = {"%": "write 0.25 or 25/100", "&": "and", "~": "≈ (approximately)"}.get(ch)
+    hint = {"%": "5/100 for 5 %", "&": "and", "~": "≈ (approximately)"}.get(ch)
     raise LatexParseError(f"unexpected character {ch!r}", source=source, position=i, hint=hint)
 
 
@@ -244,11 +245,8 @@ def _unbracketed_root(source: str, tokens: list[Token], k: int) -> None:
             hint="sqrt(x)",
         )
     if (
-        (after is not None
-        and after.pos == arg.end
-        and after.kind in ("letter", "number", "cmd"))
-        or (after is not None and after.pos == arg.end and after.text == "(")
-    ):
+        after is not None and after.pos == arg.end and after.kind in ("letter", "number", "cmd")
+    ) or (after is not None and after.pos == arg.end and after.text == "("):
         raise LatexParseError(
             "an unbracketed square root is ambiguous here",
             source=source,
@@ -260,7 +258,8 @@ def _unbracketed_root(source: str, tokens: list[Token], k: int) -> None:
 
 
 def _exponents(source: str, tokens: list[Token]) -> list[Token]:
-    """Brace each exponent as typed: ``x^23`` → x^{23}, ``x^-1`` → x^{-1}, ``e^(2x)`` → e^{2x}."""
+    """Brace each script as typed: ``x^23`` → x^{23}, ``x^-1`` → x^{-1}, ``e^(2x)`` → e^{2x},
+    ``log_10(x)`` → log_{10}(x), ``x_12`` → x_{12}; ``sin^-1`` is arcsin, as on calculators."""
     out: list[Token] = []
     k = 0
     while k < len(tokens):
@@ -268,12 +267,16 @@ def _exponents(source: str, tokens: list[Token]) -> list[Token]:
         base = out[-1] if out else None
         out.append(tok)
         k += 1
-        if not (tok.kind == "char" and tok.text == "^") or k >= len(tokens):
+        if not (tok.kind == "char" and tok.text in "^_") or k >= len(tokens):
             continue
         if tokens[k].kind == "char" and tokens[k].text == "{":  # from superscript digits
             continue
+        if tok.text == "^" and base is not None and _inverse_trig(base, tokens, k):
+            out[-2:] = [Token("cmd", "\\arc" + base.text[1:], base.pos, base.end)]
+            k += 2
+            continue
         start = k
-        signed = tokens[k].kind == "char" and tokens[k].text in "+-"
+        signed = tok.text == "^" and tokens[k].kind == "char" and tokens[k].text in "+-"
         if signed:
             k += 1
         if k >= len(tokens):
@@ -298,7 +301,45 @@ def _exponents(source: str, tokens: list[Token]) -> list[Token]:
             out.append(tokens[start])
         out.extend(body)
         out.append(Token("char", "}", end_tok.end, end_tok.end))
-        _refuse_e_power(source, base, tokens[k] if k < len(tokens) else None, atom)
+        if tok.text == "^":
+            _refuse_e_power(source, base, tokens[k] if k < len(tokens) else None, atom)
+    return out
+
+
+_TRIG = frozenset({"\\sin", "\\cos", "\\tan", "\\sec", "\\csc", "\\cot"})
+
+
+def _inverse_trig(base: Token, tokens: list[Token], k: int) -> bool:
+    """``sin^-1``: the inverse function, as calculators and school books write it."""
+    if base.kind != "cmd" or base.text not in _TRIG or k + 1 >= len(tokens):
+        return False
+    sign, one = tokens[k], tokens[k + 1]
+    return sign.kind == "char" and sign.text == "-" and one.kind == "number" and one.text == "1"
+
+
+def _log_bases(tokens: list[Token]) -> list[Token]:
+    """``log2(x)``, ``log10(x)``: a number glued between log and a bracket is the base.
+    ``x in R``: R, N, Z, Q, C after ``in`` are the number sets."""
+    out: list[Token] = []
+    for k, tok in enumerate(tokens):
+        prev = tokens[k - 1] if k else None
+        if (
+            tok.kind == "letter"
+            and tok.text in "RNZQC"
+            and prev is not None
+            and prev.text == "\\in"
+        ):
+            out.append(Token("text", "\\mathbb", tok.pos, tok.end, tok.text))
+            continue
+        if (
+            tok.kind == "number"
+            and prev is not None
+            and prev.kind == "cmd"
+            and prev.text == "\\log"
+            and prev.end == tok.pos
+        ):
+            out.append(Token("char", "_", tok.pos, tok.pos))
+        out.append(tok)
     return out
 
 

@@ -65,8 +65,7 @@ class PlainParser(Parser):
             if row.kind not in STATEMENT_KINDS:
                 self.fail("a list separated by commas needs a statement in every part (an "
                           "equation or an inequality)", start, hint="x = 1 or x = 2")  # fmt: skip
-        self.check_system(rows)
-        return Node.make(Kind.SYSTEM, rows, "cases")
+        return self.system(rows)
 
     def statement_row(self) -> Node:
         start = self.peek()
@@ -81,36 +80,62 @@ class PlainParser(Parser):
                       hint="put each implication on its own line")  # fmt: skip
         return row
 
-    def check_system(self, rows: list[Node]) -> None:
-        """``x = 1, x = 4``: two values of one unknown are a list of answers, not a system."""
-        named = [
-            r.children[0].value
-            for r in rows
-            if r.kind is Kind.RELATION and r.value == "=" and r.children[0].kind is Kind.SYMBOL
-            and r.children[1].kind in (Kind.NUMBER, Kind.NEG, Kind.FRAC, Kind.DIV, Kind.CONSTANT)
-        ]  # fmt: skip
-        repeated = {n for n in named if named.count(n) > 1}
+    def system(self, rows: list[Node]) -> Node:
+        """``x + y = 5, x - y = 1`` is a system (∧); ``x = 1, x = 4`` lists the values of one
+        unknown, which a student means as ``x = 1 or x = 4`` (as a system it could not hold)."""
+        names = {_assigned(r) for r in rows}
+        if len(names) == 1 and None not in names:
+            return Node.make(Kind.OR, rows, "or")
+        named = [_assigned(r) for r in rows if _assigned(r) is not None]
+        repeated = sorted({n for n in named if named.count(n) > 1})
         if repeated:
-            name = sorted(repeated)[0]
+            name = repeated[0]
             self.fail(f"{name} is given two values: a list of answers joined by 'or', or a "
                       "system that has no solution?", self.toks[0],
                       hint=f"{name} = … or {name} = …")  # fmt: skip
+        return Node.make(Kind.SYSTEM, rows, "cases")
 
     # --- statements ----------------------------------------------------------------------------
     def parse_nary(self, which: str) -> Node:
+        """``x = 1 or 4`` is read as ``x = 1 or x = 4`` (shown back so); a bare expression
+        joined by 'and', or by 'or' without a ``name = …`` before it, is refused."""
         start = self.i
         node = super().parse_nary(which)
-        if node.kind in (Kind.OR, Kind.AND):
-            loose = [c for c in node.children if c.kind not in STATEMENT_KINDS]
-            if loose:
-                word = "or" if node.kind is Kind.OR else "and"
-                first = node.children[0]
-                hint = None
-                if first.kind is Kind.RELATION and first.children[0].kind is Kind.SYMBOL:
-                    hint = f"{first.children[0].value} = 1 {word} {first.children[0].value} = 4"
-                self.fail(f"'{word}' joins statements: each side needs its own relation",
-                          self.toks[start], hint=hint)  # fmt: skip
+        if node.kind not in (Kind.OR, Kind.AND):
+            return node
+        first = node.children[0]
+        name = _assigned(first, constant=False)
+        if node.kind is Kind.OR and name is not None:
+            symbol = first.children[0]
+            node = Node.make(Kind.OR, [c if c.kind in STATEMENT_KINDS else
+                                       Node.make(Kind.RELATION, [symbol, c], "=")
+                                       for c in node.children], node.value)  # fmt: skip
+        if any(c.kind not in STATEMENT_KINDS for c in node.children):
+            word = "or" if node.kind is Kind.OR else "and"
+            self.fail(f"'{word}' joins statements: each side needs its own relation",
+                      self.toks[start], hint=f"x = 1 {word} x = 4")  # fmt: skip
         return node
+
+    def parse_implies(self) -> Node:
+        start = self.i
+        node = super().parse_implies()
+        self.statements_only(node, start)
+        return node
+
+    def parse_statement(self) -> Node:
+        start = self.i
+        node = super().parse_statement()
+        self.statements_only(node, start)
+        return node
+
+    def statements_only(self, node: Node, start: int) -> None:
+        """``x -> infinity``: an arrow joins statements; a bare value on a side is refused here,
+        where its position is known."""
+        if node.kind in (Kind.IMPLIES, Kind.IFF) and any(
+            c.kind not in STATEMENT_KINDS for c in node.children
+        ):
+            self.fail("'=>' and '<=>' join statements: each side needs its own relation",
+                      self.toks[min(start, len(self.toks) - 1)])  # fmt: skip
 
     # --- arithmetic ----------------------------------------------------------------------------
     def parse_term(self, operand: bool = False) -> Node:
@@ -175,14 +200,15 @@ class PlainParser(Parser):
         return Node.make(Kind.MUL, [quotient, *tail], "")
 
     def parse_juxtaposed(self, operand: bool = False) -> Node:
-        start = self.i
-        node = super().parse_juxtaposed(operand)
-        if node.kind is Kind.MUL and node.value == "":
-            for child in node.children[1:]:
-                if child.kind is Kind.NUMBER:
-                    tok = next(t for t in self.toks[start + 1 : self.i] if t.text == child.value)
-                    self.fail("a number after a factor is ambiguous: write * between them", tok)
-        return node
+        """As in LaTeX, except that a number may not follow a factor (``x 2``, ``x^2 3``):
+        ``2(3)`` is fine, the bracket shows the product."""
+        factors = [self.parse_postfix()]
+        while self.starts_factor() and not (operand and self.operator_ahead()):
+            tok = self.peek()
+            if tok is not None and tok.kind == "number":
+                self.fail("a number after a factor is ambiguous: write * between them", tok)
+            factors.append(self.parse_postfix())
+        return factors[0] if len(factors) == 1 else Node.make(Kind.MUL, factors, "")
 
     def function_argument(self, tok):  # type: ignore[no-untyped-def]
         nxt = self.peek()
@@ -191,7 +217,9 @@ class PlainParser(Parser):
         after = self.peek()
         if not bracketed and after is not None and after.text == "/" and after.kind == "char":
             last = self.toks[self.i - 1]
-            if last.end == after.pos:
+            den = self.peek(1)
+            quotient_of_functions = den is not None and den.kind == "cmd"  # sinx/cosx
+            if last.end == after.pos and not quotient_of_functions:
                 self.fail(f"{self.src[tok.pos:tok.end]} {self.src[nxt.pos:last.end]}/… is "  # type: ignore[union-attr]
                           "ambiguous (the function of the quotient, or a quotient of the "
                           "function?)", after,
@@ -211,3 +239,15 @@ class PlainParser(Parser):
                     hint="x = a, y = b for a point; x in (a, b) for an interval",
                 )
         return node
+
+
+def _assigned(row: Node, constant: bool = True) -> str | None:
+    """The name in ``name = value`` (``constant``: the value has no letters), else None."""
+    if row.kind is not Kind.RELATION or row.value != "=" or len(row.children) != 2:
+        return None
+    left, right = row.children
+    if left.kind is not Kind.SYMBOL:
+        return None
+    if constant and any(n.kind is Kind.SYMBOL for n in Graph(right).nodes()):
+        return None
+    return left.value

@@ -22,6 +22,7 @@ FUNCTIONS = {
     **{name: name for name in ELEMENTARY_FUNCTIONS},
     **OPERATOR_NAMES,
     "cosec": "csc", "arccosec": "arccsc", "arctg": "arctan", "tg": "tan", "ctg": "cot",
+    "sine": "sin", "cosine": "cos", "tangent": "tan",
 }  # fmt: skip
 # Words with a construct of their own; the plain lexer brackets their argument.
 BRACKET_WORDS = frozenset({"floor", "ceil", "abs", "cbrt"})
@@ -34,10 +35,10 @@ CONNECTIVES = {"or": ("text", "or"), "and": ("text", "and"), "not": ("text", "no
 # than read as the product of their letters (m·a·x).
 UNKNOWN_FUNCTIONS = frozenset({
     "max", "min", "gcd", "lcm", "mod", "round", "det", "lim", "int", "integral", "integrate",
-    "diff", "sum", "prod", "arg", "Re", "Im", "erf", "deg", "frac", "trunc", "sinc", "sine",
-    "cosine", "tangent", "cotangent", "secant", "cosecant", "root", "fact", "factorial", "binom",
+    "diff", "sum", "prod", "arg", "Re", "Im", "erf", "deg", "frac", "trunc", "sinc", "cotangent",
+    "secant", "cosecant", "root", "fact", "factorial", "binom",
     "choose", "ncr", "nCr", "npr", "nPr", "floor", "ceil", "abs", "cbrt", "sqr", "sgn", "sign",
-    "exp", "log", "ln",
+    "exp", "log", "ln", "lg",
 })  # fmt: skip
 # Words people type around the maths: the reader does not guess a meaning for them.
 PROSE = frozenset({
@@ -129,7 +130,7 @@ def _refuse_word(source: str, word: str, i: int, j: int) -> None:
     hint = {"floor": "floor(x)", "ceil": "ceil(x)", "abs": "abs(x) or |x|", "cbrt": "cbrt(x)",
             "sine": "sin", "cosine": "cos", "tangent": "tan", "root": "sqrt(x)",
             "sqr": "x^2", "fact": "n!", "factorial": "n!", "deg": "radians: 30 deg = pi/6",
-            "sign": "sgn(x)"}.get(word)  # fmt: skip
+            "sign": "sgn(x)", "lg": "log_10(x)"}.get(word)  # fmt: skip
     raise LatexParseError(f"unknown function {word!r}: the reader does not know it, and letters "
                           "side by side would be a product", source=source, position=i,
                           length=j - i, hint=hint)  # fmt: skip
@@ -142,6 +143,8 @@ def _refuse_glued_digit(source: str, tok: Token, j: int) -> None:
     k = j
     while k < len(source) and source[k] in "0123456789":
         k += 1
+    if tok.kind == "cmd" and tok.text == "\\log" and k < len(source) and source[k] == "(":
+        return  # log2(x), log10(x): the base, as in programming languages and calculators
     if tok.kind == "cmd" and tok.text in ("\\log",):
         raise LatexParseError("log followed by a number is ambiguous (a base, or a factor?)",
                               source=source, position=tok.pos, length=k - tok.pos,

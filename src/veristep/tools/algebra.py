@@ -42,10 +42,10 @@ def save_derivation(call: Call, derivation: dict[str, Any]) -> str:
 
 # -- parse ------------------------------------------------------------------------------------
 def parse(args: dict[str, Any], call: Call) -> dict[str, Any]:
-    from veristep.mathgraph import PlusMinusError, branches, parse_latex, to_latex, to_sympy
+    from veristep.mathgraph import PlusMinusError, branches, parse_math, to_latex, to_sympy
 
     def work() -> dict[str, Any]:
-        graph = parse_latex(args["latex"], call.settings)
+        graph = parse_math(args["latex"], call.settings)  # LaTeX or plain typed maths
         try:
             forms = [str(to_sympy(graph, settings=call.settings))]
         except PlusMinusError:

@@ -101,7 +101,8 @@ class Workspace:
         first = self._parse(start)
         if first.error is not None:
             raise InputError(f"the start state could not be read: {first.error}")
-        self.nodes: dict[int, Node] = {0: Node(0, None, start)}
+        # typed plain maths is kept as the LaTeX it was read as, so the page shows that reading
+        self.nodes: dict[int, Node] = {0: Node(0, None, first.shown_latex)}
         self._states: dict[int, State] = {0: first}
         self.cursor = 0
 
@@ -228,8 +229,9 @@ class Workspace:
         self, latex: str, operation: str, kind: str, change: str, warnings: list[str]
     ) -> Node:
         parent = self.cursor
-        node = Node(max(self.nodes) + 1, parent, latex, operation, kind, change, None, warnings)
         state = self._parse(latex)
+        shown = state.shown_latex
+        node = Node(max(self.nodes) + 1, parent, shown, operation, kind, change, None, warnings)
         if self.grade:
             node.verdict = self._judge(self._state(parent), state, change)
             node.verdict.operation = operation

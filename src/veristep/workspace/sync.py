@@ -34,7 +34,6 @@ from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 from veristep.mathgraph import Graph, parse_latex, parse_math, structurally_equal, to_latex
 from veristep.mathgraph.nodes import Node
-from veristep.mathgraph.reader import reader_for
 
 Side = Literal["term", "graph"]
 
@@ -85,9 +84,7 @@ class TermGraph:
     _listeners: list[Callable[[Update], None]] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        parsed = parse_math(self.latex, self.settings)
-        if reader_for(self.latex) == "plain":
-            self.latex = to_latex(parsed)  # typed maths is kept as the LaTeX it was read as
+        parsed = parse_math(self.latex, self.settings)  # LaTeX or plain maths, kept as typed
         self.graph = parsed.relabel(self._thread.first(tree_from_graph(parsed)))
 
     # ---- views ------------------------------------------------------------------------------
@@ -121,8 +118,6 @@ class TermGraph:
         if latex == self.latex:
             return None
         parsed = parse_math(latex, self.settings)  # a bad edit raises; nothing changes
-        if reader_for(latex) == "plain":
-            latex = to_latex(parsed)
         if structurally_equal(parsed, self.graph):
             self.latex = latex  # a respelling (spaces, \cdot): same graph, same ids, no update
             return None
