@@ -20,31 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veristep.core.errors import InputError
-from veristep.web.limits import lone_surrogate
+from veristep.tools.adapters import DERIVE_PROOF_ANIMATION, check_arguments
+from veristep.tools.registry import ToolError
 
-TOOL_NAME = "derive_proof_animation"
-TOOL_DESCRIPTION = (
-    "Derive target_latex from start_latex step by step with a verifier that grades every step "
-    "(grounded, verified, plausible, unchecked, refuted), save it as an animated page and return "
-    "its URL and the tiers. Omit start_latex for well-known results (e.g. the quadratic formula)."
-)
-TOOL_SCHEMA: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": TOOL_NAME,
-        "description": TOOL_DESCRIPTION,
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "start_latex": {"type": "string", "description": "the starting equation (LaTeX)"},
-                "target_latex": {"type": "string", "description": "the goal (LaTeX)"},
-                "prompt": {"type": "string", "description": "the user's request, in words"},
-            },
-            "required": ["target_latex"],
-            "additionalProperties": False,
-        },
-    },
-}
+# Defined once, in the tool registry's adapters: the MCP server, DSPy and this chat read it there.
+TOOL_NAME = DERIVE_PROOF_ANIMATION.name
+TOOL_DESCRIPTION = DERIVE_PROOF_ANIMATION.description
+TOOL_SCHEMA: dict[str, Any] = DERIVE_PROOF_ANIMATION.openai_schema()
 
 # Well-known results the agent may name without a start: (keywords, start, target).
 _KNOWN: tuple[tuple[tuple[str, ...], str, str], ...] = (
@@ -96,21 +78,9 @@ class ProofAnimationTool:
     def call_json(self, arguments: str) -> str:
         """OpenAI-style: arguments arrive as a JSON string, the result leaves as one."""
         try:
-            args = json.loads(arguments or "{}")
-        except json.JSONDecodeError as exc:
-            return json.dumps({"error": f"arguments are not JSON: {exc.msg}"})
-        except RecursionError:
-            return json.dumps({"error": "arguments are nested too deeply"})
-        if not isinstance(args, dict) or set(args) - {"start_latex", "target_latex", "prompt"}:
-            return json.dumps({"error": "unexpected arguments; see the tool schema"})
-        wrong = sorted(k for k, v in args.items() if v is not None and not isinstance(v, str))
-        if wrong:
-            return json.dumps({"error": f"{', '.join(wrong)} must be a string (LaTeX or text)"})
-        bad = next((k for k, v in args.items() if v and lone_surrogate(v)), None)
-        if bad:
-            return json.dumps({"error": f"{bad} holds a lone surrogate, which is not text"})
-        if "target_latex" not in args:
-            return json.dumps({"error": "target_latex is required"})
+            args = check_arguments(DERIVE_PROOF_ANIMATION, arguments)
+        except ToolError as err:  # the registry's located message, same as over MCP
+            return json.dumps({"error": str(err)}, ensure_ascii=False)
         return json.dumps(self(**args), ensure_ascii=False)
 
 
