@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,6 +152,9 @@ class ProofSearch:
     # sibling's subgoal, another order of the same moves) does not pay for the same failures.
     failed_on_goal: dict[str, set[str]] = field(default_factory=dict)
     lemma_names: list[str] | None = None  # for repairing unknown names; filled on first use
+    # Hears each attempt as soon as it is judged, with its phase ("portfolio", "best_of_n",
+    # "mcts"): a caller that streams the search (the web's prove page) needs no polling.
+    on_attempt: Callable[[str, Attempt], None] | None = None
 
     def run(self) -> SearchResult:
         budget = Budget(self.budget_s)
@@ -206,6 +209,7 @@ class ProofSearch:
             tried.add(script)
             attempt = self.backend.check_batch(self.theorem, [script])[0]
             self.attempts.append(attempt)
+            self._heard("portfolio" if script in PORTFOLIO else "best_of_n", attempt)
             if attempt.complete:
                 verdict = self.backend.confirm(self.theorem, script)
                 if verdict.accepted:
@@ -213,6 +217,10 @@ class ProofSearch:
                     return self._result(phase, script, verdict.reason)
                 attempt.signals.failure = verdict.failure  # a session "success" coqc refused
         return None
+
+    def _heard(self, phase: str, attempt: Attempt) -> None:
+        if self.on_attempt is not None:
+            self.on_attempt(phase, attempt)
 
     # -- phase 2 ---------------------------------------------------------------------------
     def _phase2(self, budget: Budget) -> SearchResult:
@@ -291,6 +299,7 @@ class ProofSearch:
             attempt = self.backend.apply(self.theorem, leaf.path(), tactic, leaf.goals)
             self.attempts.append(attempt)
             leaf.attempts.append(attempt)
+            self._heard("mcts", attempt)
             signals = attempt.signals
             follow: list[str] = []
             if not signals.ok:

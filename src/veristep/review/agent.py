@@ -68,6 +68,7 @@ class ReviewAgent:
         grounder: LinkGrounder | None = None,
         checkpoint: Path | None = None,
         on_iteration: Callable[[ReviewTrace], None] | None = None,
+        on_step: Callable[[StepRecord], None] | None = None,
     ) -> None:
         self.trace = trace
         self.caller = caller
@@ -77,6 +78,8 @@ class ReviewAgent:
         self.grounder = grounder
         self.checkpoint = checkpoint
         self.on_iteration = on_iteration
+        # Hears each step the moment the machine pass has judged it (the web streams findings).
+        self.on_step = on_step
         self.contexts: dict[str, dict[str, Domain]] = {}
         # Checks of inequalities about the problem's letters, made in proof order (review.standing).
         self.standing_checks: dict[str, list[LinkCheck]] = {}
@@ -161,6 +164,8 @@ class ReviewAgent:
         for step in self.trace.steps.values():
             if step.machine is None and step.state is State.OPEN:
                 self._ground(step)
+            if self.on_step is not None:
+                self.on_step(step)
 
     def _ground(self, step: StepRecord) -> None:
         top = step

@@ -17,7 +17,7 @@ from veristep.review.agent import Budget, ReviewAgent
 from veristep.review.calls import Health, RoleCaller, make_model
 from veristep.review.machine import LinkGrounder
 from veristep.review.segment import Segment, segment_proof
-from veristep.review.trace import ReviewTrace
+from veristep.review.trace import ReviewTrace, StepRecord
 
 
 def review_proof(
@@ -35,12 +35,14 @@ def review_proof(
     strict: bool = True,
     on_iteration: Callable[[ReviewTrace], None] | None = None,
     health: Health | None = None,
+    on_step: Callable[[StepRecord], None] | None = None,
 ) -> ReviewTrace:
     """Review ``text`` (a proof, or its steps already cut, as strings or segments).
 
     ``lm`` is a ready DSPy LM (tests pass a DummyLM); otherwise ``model`` is built with the
     configured temperature. With neither, only the machine checks run and the verdict is honest:
     "undecided" unless the machine alone decides. ``resume`` continues from ``trace_path``.
+    ``on_step`` hears each step as the machine pass judges it, before any model call.
     """
     settings = settings or Settings()
     if lm is None and model is not None:
@@ -62,7 +64,7 @@ def review_proof(
 
         grounder = default_grounder()
     agent = ReviewAgent(
-        trace, caller, programs, settings, budget, grounder, trace_path, on_iteration
+        trace, caller, programs, settings, budget, grounder, trace_path, on_iteration, on_step
     )
     return agent.run()
 

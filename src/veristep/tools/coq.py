@@ -383,6 +383,14 @@ def prove(args: dict[str, Any], call: Call) -> dict[str, Any]:
     backend = StoppableBackend(call.settings)
     call.on_cancel(backend.stop)  # a cancelled search kills its coqtop at once, for good
     call.report(0, None, "searching")
+    tried = 0
+
+    def on_attempt(phase: str, attempt: Any) -> None:
+        nonlocal tried
+        tried += 1
+        call.report(tried, None, f"{phase}: {attempt.text[:60]}")
+        call.event({"event": "attempt", "phase": phase, "n": tried, **attempt.to_json()})
+
     try:
         search = ProofSearch(
             theorem,
@@ -391,6 +399,7 @@ def prove(args: dict[str, Any], call: Call) -> dict[str, Any]:
             n=args.get("n") or 64,
             mcts_iterations=args.get("mcts_iterations") or 0,
             budget_s=max(1.0, call.left - 1.0),
+            on_attempt=on_attempt,
         )
         result = search.run()
     finally:

@@ -80,6 +80,9 @@ class Call:
     budget_s: float
     state: dict[str, Any] = field(default_factory=dict)  # per server: Coq sessions, saved items
     progress: ProgressFn | None = None
+    # Structured events for a client that shows them (the web's prove page: each attempt's
+    # phase and signals); MCP clients hear only ``progress``.
+    events: Callable[[dict[str, Any]], None] | None = None
     cancelled: threading.Event = field(default_factory=threading.Event)
     started: float = field(default_factory=time.monotonic)
     _on_cancel: list[Callable[[], None]] = field(default_factory=list)
@@ -109,6 +112,10 @@ class Call:
     def report(self, done: float, total: float | None, message: str) -> None:
         if self.progress is not None:
             self.progress(done, total, message)
+
+    def event(self, event: dict[str, Any]) -> None:
+        if self.events is not None:
+            self.events(event)
 
 
 class Registry:
