@@ -60,7 +60,8 @@ def apply_goal_gate(derivation: Derivation, goal: str, settings: Settings) -> De
     if not done:
         derivation.answer = _no_answer(goal, why)
     elif not derivation.steps:
-        derivation.answer = _no_answer(goal, "the start already is in its finished form")
+        derivation.answer = {**_no_answer(goal, ""), "sentence": "nothing to do: the start "
+                             "already is in its finished form"}  # fmt: skip
     elif derivation.confidence.tier < Tier.VERIFIED:
         derivation.answer = _no_answer(goal, "a step could not be verified")
     else:
