@@ -27,6 +27,9 @@ _NAV = (
     ("/check", "Step checker"),
     ("/gallery", "Gallery"),
     ("/chat", "Chat"),
+    ("/review", "Review"),
+    ("/prove", "Prove"),
+    ("/alps", "Laws"),
 )
 
 # (label, start, target): tasks to start from, each showing something the verifier does.
