@@ -223,3 +223,15 @@ def test_check_of_one_equation_judges_the_claim(client):
     assert d["claim"]["verdict"] == "false" and d["confidence"]["tier"] == "refuted"
     d = client.post("/api/check", json={"states": ["(a+b)^2 = a^2+2ab+b^2"]}).json()["derivation"]
     assert d["claim"]["verdict"] == "true" and d["confidence"]["tier"] == "grounded"
+
+
+def test_a_saved_goal_only_derivation_is_regraded_against_its_goal(client):
+    d = client.post("/api/derive", json={"start": "2x + 3 = 25", "save": False}).json()
+    forged = d["derivation"]
+    forged["states"] = forged["states"][:2]  # stops at 2x = 22: not solved
+    forged["steps"] = forged["steps"][:1]
+    forged["answer"] = {"stated": True, "sentence": "$x = 99$"}  # a client's claim
+    r = client.post("/api/derivations", json={"derivation": forged})
+    saved = client.get(f"/api/derivations/{r.json()['id']}").json()["derivation"]
+    assert saved["endpoint"]["reached"] is False
+    assert saved["answer"]["stated"] is False and "99" not in saved["answer"]["sentence"]

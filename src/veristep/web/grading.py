@@ -55,6 +55,9 @@ def regrade(engine: Any, derivation: dict[str, Any], progress: Any = None) -> di
     target = target if isinstance(target, str) and target else None
     extra = {"progress": progress} if progress is not None else {}
     graded = engine.check(states, change_types, target, **extra)
+    goal = derivation.get("goal")
+    if target is None and goal is not None and len(states) > 1:
+        graded = _goal_gate(engine, graded, goal)
     for mine, theirs in zip(graded.get("steps") or [], steps_in, strict=False):
         if isinstance(theirs, dict):
             for key in _DESCRIPTIVE:
@@ -69,6 +72,19 @@ def regrade(engine: Any, derivation: dict[str, Any], progress: Any = None) -> di
             "model": proposer.get("model") if isinstance(proposer.get("model"), str) else None,
         }
     return graded
+
+
+def _goal_gate(engine: Any, graded: dict[str, Any], goal: Any) -> dict[str, Any]:
+    """A goal-only derivation (no target): reached means the goal's finished form, judged here
+    like every tier, and the answer is stated again from this grade (never the client's)."""
+    from veristep.core.verdicts import Derivation
+    from veristep.propose.answer import apply_goal_gate
+    from veristep.propose.symbolic.finished import GOALS
+
+    if goal not in GOALS:
+        raise InputError(f"unknown goal {goal!r}; expected one of: {', '.join(GOALS)}",
+                         kind="derivation")  # fmt: skip
+    return apply_goal_gate(Derivation.from_json(graded), goal, engine.settings).to_json()
 
 
 def ungraded_view(derivation: dict[str, Any], reason: str = NOT_GRADED) -> dict[str, Any]:
