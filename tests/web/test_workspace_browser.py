@@ -141,19 +141,42 @@ def test_play_the_next_step(page, server, artifacts) -> None:
     page.goto(server + "/play")
     page.click("#pl-new button[type=submit]")
     page.wait_for_selector("#pl-choices button", timeout=SLOW)
+    # Once the exercise is made, the form that holds the expected step is put away.
+    assert page.locator("#pl-new").is_hidden() and page.locator("#pl-next").is_hidden()
     choices = page.locator("#pl-choices button")
     assert choices.count() >= 3
     texts = [choices.nth(i).inner_text().replace("\n", "") for i in range(choices.count())]
     wrong = next(i for i, t in enumerate(texts) if "−2" in t or "4" in t)
     choices.nth(wrong).click()
-    assert "wrong" in page.inner_text("#pl-feedback")
+    assert page.inner_text("#pl-feedback").startswith("Not this one")
+    # The chosen wrong option stays marked, with its reason beside it.
+    assert "pl-chosen-wrong" in choices.nth(wrong).get_attribute("class")
+    assert page.locator("#pl-choices .pl-why").count() == 1
+    # An answer that cannot be read asks again and scores nothing.
+    page.fill("#pl-answer", r"x = \frac{1}{")
+    page.click("#pl-type button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelector('#pl-feedback').innerText.startsWith('Could not read')",
+        timeout=SLOW,
+    )
+    assert "nothing was scored" in page.inner_text("#pl-feedback")
     page.fill("#pl-answer", r"x = 3 \lor x = 2")
     page.click("#pl-type button[type=submit]")
     page.wait_for_function(
-        "() => document.querySelector('#pl-feedback').innerText.startsWith('right')", timeout=SLOW
+        "() => document.querySelector('#pl-feedback').innerText.startsWith('Right')", timeout=SLOW
     )
     assert page.inner_text("#pl-streak") == "1"
+    points = page.inner_text("#pl-points")
+    # A step is scored once: answering it right again changes nothing.
+    page.click("#pl-type button[type=submit]")
+    page.wait_for_timeout(300)
+    page.wait_for_function(
+        "() => document.querySelector('#pl-feedback').innerText.startsWith('Right')", timeout=SLOW
+    )
+    assert page.inner_text("#pl-points") == points and page.inner_text("#pl-streak") == "1"
     page.screenshot(path=str(artifacts / "play.png"), full_page=True)
+    page.click("#pl-another")
+    assert page.locator("#pl-new").is_visible()
 
 
 def test_a_saved_derivation_becomes_an_exercise_page(page, server, artifacts) -> None:
@@ -168,6 +191,9 @@ def test_a_saved_derivation_becomes_an_exercise_page(page, server, artifacts) ->
     ident = saved.json()["id"]
     page.goto(f"{server}/play?d={ident}")
     page.wait_for_selector("#pl-choices button", timeout=SLOW)
+    page.wait_for_function(
+        "() => document.querySelector('#pl-progress').innerText.startsWith('exercise')"
+    )
     # One exercise per step the server graded grounded or verified (under heavy load a step may
     # run out of time and be left out, so the count is read, not assumed).
     total = int(page.inner_text("#pl-progress").rsplit(" ", 1)[-1])
@@ -179,13 +205,19 @@ def test_a_saved_derivation_becomes_an_exercise_page(page, server, artifacts) ->
     assert page.evaluate(frame) == step - 1
     assert page.locator("#pl-player section").filter(has_text="All steps").is_hidden()
     choices = page.locator("#pl-choices button")
+    # Nothing on the page gives the next step away before the guess.
+    for hidden in (".vs-verdict", ".vs-badges", ".vs-controls", ".vs-warnings"):
+        assert page.locator(f"#pl-player {hidden}").is_hidden()
     for i in range(choices.count()):  # guess until right; wrong guesses show their witness
         choices.nth(i).click()
-        if page.inner_text("#pl-feedback").startswith("right"):
+        if page.inner_text("#pl-feedback").startswith("Right"):
             break
     page.wait_for_function(f"() => {step} === " + frame[6:])  # the morph played to the next state
     page.screenshot(path=str(artifacts / "play-reveal.png"), full_page=True)
     if total == 2:
         page.click("#pl-next-ex")
-        assert page.inner_text("#pl-progress") == "exercise 2 of 2"
+        page.wait_for_function(
+            "() => document.querySelector('#pl-progress').innerText === 'exercise 2 of 2'",
+            timeout=SLOW,
+        )
     assert page.locator("#pl-next-ex").is_hidden()

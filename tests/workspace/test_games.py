@@ -11,6 +11,8 @@ from veristep.workspace.games import (
     Feedback,
     Score,
     choose,
+    exercise_for_step,
+    exercise_steps,
     exercises_from_derivation,
     grade_answer,
     next_step_exercise,
@@ -89,7 +91,9 @@ def test_typed_answers_are_graded_by_the_cascade(answer: str, outcome: str) -> N
 
 def test_a_typed_answer_that_does_not_parse_is_never_right() -> None:
     ex = Exercise("2x = 4", "x = 2", None)
-    assert grade_answer(ex, r"x = \frac{1}{").outcome == "undecided"
+    unreadable = grade_answer(ex, r"x = \frac{1}{")
+    assert unreadable.outcome == "unreadable" and not unreadable.counts
+    assert "could not be read" in unreadable.reason
 
 
 def test_choosing_replays_the_stored_verdict() -> None:
@@ -111,6 +115,20 @@ def test_a_saved_derivation_becomes_exercises() -> None:
     exercises = exercises_from_derivation(ws.derivation().to_json())
     assert [e.state for e in exercises] == ["x^2 - 5x + 6 = 0", ws.path()[1].latex]
     assert all(any(not c.correct for c in e.choices) for e in exercises)
+
+
+def test_exercises_are_listed_at_once_and_built_one_step_at_a_time() -> None:
+    ws = Workspace("2x + 3 = 7")
+    ws.apply("subtract 3 from both sides")
+    ws.apply("divide both sides by 2")
+    derivation = ws.derivation().to_json()
+    derivation["steps"][0]["tier"] = "plausible"  # a step not proved is not one to practise
+    assert exercise_steps(derivation) == [2]
+    ex = exercise_for_step(derivation, 2)
+    assert ex.step == 2 and ex.state == ws.path()[1].latex
+    assert any(c.correct for c in ex.choices) and any(not c.correct for c in ex.choices)
+    with pytest.raises(InputError, match="step 1 is not one to practise"):
+        exercise_for_step(derivation, 1)
 
 
 def test_score_and_streak() -> None:

@@ -8,12 +8,14 @@ Pages live in their own SQLite file beside the derivations store, with a version
 
 from __future__ import annotations
 
+import asyncio
 import html
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -369,23 +371,65 @@ async def answer_exercise(body: AnswerRequest, request: Request) -> dict[str, An
     )
 
 
-@router.get("/api/derivations/{ident}/exercises")
-async def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
-    """A saved derivation turned into next-step exercises (a teacher's exercise page)."""
-    from veristep.workspace.games import exercises_from_derivation
+def _saved_derivation(request: Request, ident: str) -> dict[str, Any]:
+    from veristep.web.grading import shown
 
     row = request.app.state.store.get(ident)
     if row is None:
-        raise InputError(f"no saved derivation {ident!r}")
-    from veristep.web.grading import shown
-
+        raise HTTPException(404, f"no saved derivation {ident!r}")
     derivation, _ = shown(row)  # only tiers this server computed count: others are unchecked
+    return derivation
+
+
+@router.get("/api/derivations/{ident}/exercises")
+async def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
+    """A saved derivation turned into next-step exercises (a teacher's exercise page)."""
+    from veristep.workspace.games import exercise_steps
+
+    derivation = _saved_derivation(request, ident)
+    steps = exercise_steps(derivation)
+    exercises = await asyncio.gather(*(_exercise(request, ident, derivation, k) for k in steps))
+    return {"exercises": list(exercises)}
+
+
+@router.get("/api/derivations/{ident}/exercise-steps")
+def derivation_exercise_steps(ident: str, request: Request) -> dict[str, Any]:
+    """The steps of a saved derivation worth practising, at once; each is built on demand."""
+    from veristep.workspace.games import exercise_steps
+
+    steps = exercise_steps(_saved_derivation(request, ident))
+    return {"steps": steps, "urls": [f"/api/derivations/{ident}/exercises/{k}" for k in steps]}
+
+
+@router.get("/api/derivations/{ident}/exercises/{step}")
+async def derivation_exercise(ident: str, step: int, request: Request) -> dict[str, Any]:
+    """The exercise of one step (built once, then served from memory)."""
+    return {"exercise": await _exercise(request, ident, _saved_derivation(request, ident), step)}
+
+
+EXERCISE_CACHE = 512  # exercises kept in memory, by (derivation, step): a class replays them
+
+
+async def _exercise(request: Request, ident: str, derivation: dict[str, Any], k: int) -> dict:
+    from veristep.workspace.games import exercise_for_step
+
+    cache = getattr(request.app.state, "exercises", None)
+    if cache is None:
+        cache = request.app.state.exercises = OrderedDict()
+    key = (ident, k)
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
     settings = request.app.state.settings
 
     def work(_: Deadline) -> dict[str, Any]:
-        return {"exercises": [e.to_json() for e in exercises_from_derivation(derivation, settings)]}
+        return exercise_for_step(derivation, k, settings).to_json()
 
-    return await with_deadline(work, _timeout(request))
+    built = await with_deadline(work, _timeout(request))
+    cache[key] = built
+    while len(cache) > EXERCISE_CACHE:
+        cache.popitem(last=False)
+    return built
 
 
 # ---- HTML shells (the logic is in /assets/workspace.js) --------------------------------------
@@ -472,6 +516,8 @@ PLAY_HTML = """
   <label for="pl-next">Expected next step</label>
   <input id="pl-next" value="x = 2 \\lor x = 3" autocomplete="off">
   <button type="submit">Make the exercise</button></form>
+<button id="pl-another" type="button" hidden>Make another exercise</button>
+<p id="pl-progress" class="hint" role="status" aria-live="polite"></p>
 <div id="pl-player" class="vs-mount" hidden></div>
 <div id="pl-ex" class="card" hidden>
   <div id="pl-state" class="ws-state"></div>
@@ -479,13 +525,18 @@ PLAY_HTML = """
   <form id="pl-type"><label for="pl-answer">Or type the next state</label>
     <input id="pl-answer" autocomplete="off"><button type="submit">Check</button></form>
   <p id="pl-feedback" aria-live="polite"></p>
-  <p>Score <span id="pl-points">0</span> · streak <span id="pl-streak">0</span>
-    <span id="pl-progress"></span></p>
+  <p>Score <span id="pl-points">0</span> · streak <span id="pl-streak">0</span></p>
   <button id="pl-next-ex" type="button" hidden>Next exercise</button>
 </div>
 <pre id="pl-error" class="field-error" hidden></pre>
 <style>#pl-choices button { font-size: 1.2em; margin: .2em; min-width: 10em; }
-.pl-right { color: #1a7f37; } .pl-wrong { color: #b42318; }
-/* predict before reveal: nothing that shows the coming states before the guess */
-#pl-player .vs-steps-view, #pl-player .vs-plots, #pl-player .vs-badges { display: none; }</style>
+.pl-right { color: #1a7f37; } .pl-wrong { color: #b42318; } .pl-again { color: #6b4e00; }
+#pl-choices .pl-chosen-wrong { border: 2px solid #b42318; background: #fdecec; }
+#pl-choices .pl-chosen-right { border: 2px solid #1a7f37; background: #e8f6ec; }
+#pl-choices .pl-why { display: block; color: #b42318; font-size: .9em; margin: 0 0 .4em .4em; }
+/* predict before reveal: nothing that shows the coming states before the guess (the steps list,
+   the plots, the badges, the verdict and warnings that may quote them, the controls that step) */
+.pl-predict .vs-steps-view, .pl-predict .vs-plots, .pl-predict .vs-badges,
+.pl-predict .vs-verdict, .pl-predict .vs-warnings, .pl-predict .vs-controls,
+.pl-predict .vs-reason { display: none; }</style>
 """

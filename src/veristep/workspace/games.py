@@ -57,7 +57,7 @@ class Exercise:
 
 @dataclass(frozen=True)
 class Feedback:
-    outcome: str  # right · right-but-different · incomplete · wrong · undecided
+    outcome: str  # right · right-but-different · incomplete · wrong · undecided · unreadable
     tier: str
     reason: str
     witness: Any = None
@@ -115,22 +115,44 @@ def exercises_from_derivation(
     derivation: dict[str, Any], settings: Settings | None = None, **kwargs: Any
 ) -> list[Exercise]:
     """One exercise per step of a judged derivation JSON whose step is grounded or verified."""
-    states = [s["latex"] for s in derivation.get("states") or []]
-    out = []
-    for step in derivation.get("steps") or []:
-        k = int(step["index"])
-        if step.get("tier") in ("grounded", "verified") and k < len(states):
-            ex = next_step_exercise(states[k - 1], states[k], step.get("operation"), settings,
-                                    seed=k, **kwargs)  # fmt: skip
-            ex.step = k
-            out.append(ex)
-    return out
+    return [
+        exercise_for_step(derivation, k, settings, **kwargs) for k in exercise_steps(derivation)
+    ]
+
+
+def exercise_steps(derivation: dict[str, Any]) -> list[int]:
+    """The steps worth practising: those the verifier graded grounded or verified (cheap: no
+    exercise is built, so a page can list them at once and build each when it is needed)."""
+    states = derivation.get("states") or []
+    return [
+        int(step["index"])
+        for step in derivation.get("steps") or []
+        if step.get("tier") in ("grounded", "verified") and 0 < int(step["index"]) < len(states)
+    ]
+
+
+def exercise_for_step(
+    derivation: dict[str, Any], k: int, settings: Settings | None = None, **kwargs: Any
+) -> Exercise:
+    """The exercise of step ``k`` of a judged derivation (one of :func:`exercise_steps`)."""
+    if k not in exercise_steps(derivation):
+        raise InputError(f"step {k} is not one to practise (a graded step of this derivation)")
+    states = [s["latex"] for s in derivation["states"]]
+    step = next(s for s in derivation["steps"] if int(s["index"]) == k)
+    ex = next_step_exercise(states[k - 1], states[k], step.get("operation"), settings,
+                            seed=k, **kwargs)  # fmt: skip
+    ex.step = k
+    return ex
 
 
 def grade_answer(exercise: Exercise, answer: str, settings: Settings | None = None) -> Feedback:
     """Grade a typed next state with the cascade (never by comparing strings alone)."""
     settings = settings or Settings()
     a = _parse(exercise.state, settings)
+    typed = parse_state(answer, settings)
+    if typed.graph is None:
+        # Not an answer yet: the learner is asked again, and nothing is scored.
+        return Feedback("unreadable", "unchecked", f"that could not be read: {typed.error}")
     verdict = _judge(a, answer, Context(settings=settings))
     tier = verdict.tier.name_lower
     if verdict.tier is Tier.REFUTED:

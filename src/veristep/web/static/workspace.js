@@ -237,23 +237,42 @@
     var score = JSON.parse(localStorage.getItem(key) || '{"points":0,"streak":0}');
     var err = $("pl-error");
 
+    // Each exercise counts once: its first right answer scores, its first miss breaks the
+    // streak; answering again (or an answer that could not be read) changes nothing.
     function record(right) {
-      score.streak = right ? score.streak + 1 : 0;
-      score.points += right ? 1 + Math.min(score.streak, 5) : 0;
+      if (!exercise || exercise._scored) { return; }
+      if (right) {
+        exercise._scored = true;
+        score.streak += 1;
+        score.points += 1 + Math.min(score.streak, 5);
+      } else if (!exercise._missed) {
+        exercise._missed = true;
+        score.streak = 0;
+      }
       localStorage.setItem(key, JSON.stringify(score));
       $("pl-points").textContent = score.points;
       $("pl-streak").textContent = score.streak;
     }
 
     var onRight = null;  // set in a saved derivation: play the step's morph once it is guessed
+    var WORDS = {
+      "right": "Right", "right-but-different": "Right, written differently", "wrong": "Not this one",
+      "incomplete": "Incomplete", "undecided": "Not decided", "unreadable": "Could not read that"
+    };
 
     function feedback(outcome, reason) {
       var p = $("pl-feedback");
       var right = outcome === "right" || outcome === "right-but-different";
       p.className = right ? "pl-right" : "pl-wrong";
-      p.textContent = outcome + (reason ? ": " + reason : "");
+      p.textContent = (WORDS[outcome] || outcome) + (reason ? ": " + reason : "");
+      if (outcome === "unreadable" || outcome === "undecided") {
+        p.className = "pl-again";
+        p.textContent += " \u2014 try again; nothing was scored.";
+        return;
+      }
+      var first = exercise && !exercise._scored;
       record(right);
-      if (right && onRight) { onRight(); }
+      if (right && first && onRight) { onRight(); }
     }
 
     // Predict, then reveal: the player waits on the step's first state; a right guess plays
@@ -269,6 +288,12 @@
       window.requestAnimationFrame(frame);
     }
 
+    function witnessText(choice) {
+      var w = choice.witness;
+      if (w === null || w === undefined || (Array.isArray(w) && !w.length)) { return ""; }
+      return " (try " + (Array.isArray(w) ? w.join(", ") : String(w)) + ")";
+    }
+
     function show(ex) {
       exercise = ex;
       $("pl-ex").hidden = false;
@@ -282,56 +307,112 @@
         b.type = "button";
         tex(b, choice.latex);
         b.addEventListener("click", function () {
-          if (choice.correct) { feedback("right", "this is the next step"); }
-          else { feedback(choice.tier === "plausible" ? "incomplete" : "wrong", choice.reason); }
+          if (choice.correct) {
+            b.classList.add("pl-chosen-right");
+            b.setAttribute("aria-describedby", "pl-feedback");
+            feedback("right", "this is the next step");
+            return;
+          }
+          // A wrong option stays marked, with the reason and a value to substitute.
+          b.classList.add("pl-chosen-wrong");
+          b.setAttribute("aria-disabled", "true");
+          var why = document.createElement("span");
+          why.className = "pl-why";
+          why.textContent = (choice.reason || "this does not follow") + witnessText(choice);
+          if (!li.querySelector(".pl-why")) { li.appendChild(why); }
+          feedback(choice.tier === "plausible" ? "incomplete" : "wrong", choice.reason);
         });
         li.appendChild(b);
         list.appendChild(li);
       });
       $("pl-feedback").textContent = "";
+      $("pl-answer").value = "";
     }
 
     $("pl-points").textContent = score.points;
     $("pl-streak").textContent = score.streak;
     // /play?d=ID: a saved derivation as a sequence of exercises (a teacher's exercise page).
+    // The steps are listed at once; each exercise is built when it is needed (the next one is
+    // built while the current one is played) and the server keeps them for the next learner.
     var saved = new URLSearchParams(window.location.search).get("d");
     if (saved) {
-      fetch("/api/derivations/" + encodeURIComponent(saved) + "/exercises")
-        .then(function (r) { return r.json().then(function (d) { if (!r.ok) { throw new Error(d.message); } return d; }); })
-        .then(function (data) {
-          var queue = data.exercises, at = 0, next = $("pl-next-ex"), player = null;
-          $("pl-new").hidden = true;
-          if (!queue.length) { throw new Error("this derivation has no step to practise"); }
-          fetch("/api/derivations/" + encodeURIComponent(saved)).then(function (r) { return r.json(); })
-            .then(function (d) {
-              var mount = $("pl-player");
-              mount.hidden = false;
-              player = window.veristepMount(mount, d.payload);
-              player.pause();
-              player.show((queue[at].step || 1) - 1);
-            });
-          function step() {
-            $("pl-progress").textContent = "exercise " + (at + 1) + " of " + queue.length;
-            next.hidden = at + 1 >= queue.length;
-            show(queue[at]);
-            if (player) { player.pause(); player.show((queue[at].step || 1) - 1); }
-            onRight = function () { if (player && queue[at].step) { reveal(player, queue[at].step); } };
-          }
-          next.addEventListener("click", function () { at += 1; step(); });
-          step();
-        }).catch(function (e) { showError(err, e); });
+      var base = "/api/derivations/" + encodeURIComponent(saved);
+      var getJSON = function (url) {
+        return fetch(url).then(function (r) {
+          return r.json().then(function (d) { if (!r.ok) { throw new Error(d.message); } return d; });
+        });
+      };
+      $("pl-new").hidden = true;
+      var status = $("pl-progress");
+      status.textContent = "finding the steps to practise\u2026";
+      getJSON(base + "/exercise-steps").then(function (listing) {
+        var steps = listing.steps, at = 0, next = $("pl-next-ex"), player = null, built = {};
+        if (!steps.length) { throw new Error("this derivation has no step to practise"); }
+        function build(i) {
+          if (!built[i]) { built[i] = getJSON(base + "/exercises/" + steps[i]).then(function (d) { return d.exercise; }); }
+          return built[i];
+        }
+        getJSON(base).then(function (d) {
+          var mount = $("pl-player");
+          mount.hidden = false;
+          mount.classList.add("pl-predict");
+          player = window.veristepMount(mount, d.payload);
+          player.pause();
+          player.show(steps[at] - 1);
+        });
+        function go() {
+          var i = at;
+          next.hidden = true;
+          $("pl-ex").hidden = true;
+          status.textContent = "building exercise " + (i + 1) + " of " + steps.length + "\u2026";
+          build(i).then(function (ex) {
+            if (i !== at) { return; }
+            status.textContent = "exercise " + (i + 1) + " of " + steps.length;
+            next.hidden = i + 1 >= steps.length;
+            show(ex);
+            if (player) { player.pause(); player.show(steps[i] - 1); }
+            onRight = function () { if (player) { reveal(player, steps[i]); } };
+            if (i + 1 < steps.length) { build(i + 1); }  // ready by the time it is wanted
+          }).catch(function (e) { showError(err, e); });
+        }
+        next.addEventListener("click", function () { at += 1; go(); });
+        go();
+      }).catch(function (e) { status.textContent = ""; showError(err, e); });
     }
+    // /play: the teacher's form makes one exercise; once made, the form (which holds the
+    // expected step) is put away until another exercise is wanted.
     $("pl-new").addEventListener("submit", function (ev) {
       ev.preventDefault();
+      var button = $("pl-new").querySelector("button[type=submit]");
+      button.disabled = true;
+      $("pl-progress").textContent = "building the exercise\u2026";
       post("/api/exercise", { prev: $("pl-prev").value, next: $("pl-next").value })
-        .then(function (data) { showError(err, null); show(data.exercise); })
-        .catch(function (e) { showError(err, e); });
+        .then(function (data) {
+          showError(err, null);
+          $("pl-new").hidden = true;
+          $("pl-another").hidden = false;
+          $("pl-progress").textContent = "";
+          show(data.exercise);
+        })
+        .catch(function (e) { $("pl-progress").textContent = ""; showError(err, e); })
+        .then(function () { button.disabled = false; });
+    });
+    $("pl-another").addEventListener("click", function () {
+      $("pl-new").hidden = false;
+      $("pl-ex").hidden = true;
+      $("pl-another").hidden = true;
+      $("pl-prev").focus();
     });
     $("pl-type").addEventListener("submit", function (ev) {
       ev.preventDefault();
       if (!exercise) { return; }
       post("/api/exercise/answer", { exercise: exercise, answer: $("pl-answer").value })
-        .then(function (fb) { showError(err, null); feedback(fb.outcome, fb.reason); })
+        .then(function (fb) {
+          showError(err, null);
+          var why = fb.reason + (fb.outcome === "wrong" && fb.witness !== null && fb.witness !== undefined
+            ? witnessText(fb) : "");
+          feedback(fb.outcome, why);
+        })
         .catch(function (e) { showError(err, e); });
     });
   }
