@@ -18,6 +18,7 @@ from veristep.core.tiers import ChangeType, Relation, Tier
 from veristep.core.verdicts import Derivation, Endpoint, StepVerdict, chain_confidence
 from veristep.grounding.cascade import judge
 from veristep.grounding.decision import Context
+from veristep.grounding.extraneous import against_start
 from veristep.grounding.states import State, parse_state
 
 StateLike = Any  # a LaTeX string, a parsed State, or a SymPy statement/expression
@@ -78,6 +79,8 @@ def check_states(
     notify = _Observer(on_step, len(parsed) - 1)
     for i in range(1, len(parsed)):
         verdict = judge_transition(parsed[i - 1], parsed[i], types[i - 1], ctx)
+        if i > 1:  # a value dropped that never solved the start is no lost solution
+            verdict = against_start(parsed[0], parsed[i - 1], parsed[i], verdict, types[i - 1], ctx)
         verdict.index = i
         verdict.expr_latex = parsed[i].shown_latex  # plain input: the LaTeX it was read as
         verdict.change_type = types[i - 1].value if types[i - 1] else None
