@@ -39,6 +39,8 @@ def test_linear_equation_without_target_is_solved_and_checked_by_substitution() 
         (r"\sqrt{x + 3} = x - 3", "$x = 6$"),  # the extraneous root 1 is rejected first
         (r"\begin{cases} x + y = 10 \\ x - y = 4 \end{cases}", "$x = 7$ and $y = 3$"),
         ("3x - 7 < 8", "the solution is $x < 5$"),
+        ("solve x^2 - 2x - 8 <= 0", "the solution is $-2 \\leq x \\leq 4$"),
+        ("solve v = u + a t for t", "$t = - \\frac{u}{a} + \\frac{v}{a}$"),
     ],
 )
 def test_statements_are_solved_to_a_stated_answer(task: str, sentence: str) -> None:

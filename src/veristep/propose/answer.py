@@ -148,7 +148,42 @@ def _solutions(expr: Any, latex: str) -> str:
     if isinstance(expr, sp.And) and all(isinstance(c, sp.Eq) for c in expr.args):
         shown = [f"${to_latex(c)}$" for c in sorted(expr.args, key=sp.default_sort_key)]
         return ", ".join(shown[:-1]) + " and " + shown[-1]
-    return f"the solution is ${latex}$"
+    between = _between(expr)
+    return f"the solution is ${between or latex}$"
+
+
+_OPS = {sp.Lt: "<", sp.Le: "\\leq", sp.Gt: ">", sp.Ge: "\\geq"}
+_FLIP = {sp.Lt: sp.Gt, sp.Le: sp.Ge, sp.Gt: sp.Lt, sp.Ge: sp.Le}
+
+
+def _between(expr: Any) -> str | None:
+    """Two bounds on one unknown as a teacher writes them: ``-2 \\leq x \\leq 4``."""
+    from veristep.propose.symbolic.printer import to_latex
+
+    if not isinstance(expr, sp.And) or len(expr.args) != 2:
+        return None
+    lower = upper = None
+    var = None
+    for atom in expr.args:
+        kind = type(atom)
+        if kind not in _OPS:
+            return None
+        if isinstance(atom.lhs, sp.Symbol) and not atom.rhs.free_symbols:
+            v, bound = atom.lhs, atom.rhs
+        elif isinstance(atom.rhs, sp.Symbol) and not atom.lhs.free_symbols:
+            v, bound, kind = atom.rhs, atom.lhs, _FLIP[kind]
+        else:
+            return None
+        if var not in (None, v):
+            return None
+        var = v
+        if kind in (sp.Lt, sp.Le):  # x < bound
+            upper = (bound, _OPS[kind])
+        else:  # x > bound: bound < x
+            lower = (bound, _OPS[_FLIP[kind]])
+    if lower is None or upper is None:
+        return None
+    return f"{to_latex(lower[0])} {lower[1]} {to_latex(var)} {upper[1]} {to_latex(upper[0])}"
 
 
 @dataclass(frozen=True)
