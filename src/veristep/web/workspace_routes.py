@@ -178,10 +178,41 @@ def _pages(request: Request) -> Any:
 
 
 @router.get("/api/pages")
-def list_pages(request: Request) -> dict[str, Any]:
-    rows = _pages(request).list()
+def list_pages(request: Request, q: str = Query(default="", max_length=200)) -> dict[str, Any]:
+    rows = _pages(request).list(q)
     return {"pages": [{"id": r.ident, "title": r.title, "version": r.version,
                        "url": f"/pages/{r.ident}"} for r in rows]}  # fmt: skip
+
+
+@router.get("/pages", response_class=HTMLResponse)
+def pages_list(request: Request, q: str = "") -> str:
+    """Every saved page, newest first, searchable by title; the way in to make a new one."""
+    import datetime as dt
+
+    from veristep.web.pages import layout
+
+    query = q[:200]
+    rows = _pages(request).list(query)
+    items = "".join(
+        f'<li><a href="/pages/{html.escape(r.ident)}">{html.escape(r.title)}</a> '
+        f"<small>version {r.version} · "
+        f"{dt.datetime.fromtimestamp(r.updated, dt.UTC):%Y-%m-%d %H:%M} UTC</small> "
+        f'<a class="pg-edit" href="/pages/{html.escape(r.ident)}/edit" '
+        f'aria-label="edit {html.escape(r.title, quote=True)}">edit</a></li>'
+        for r in rows
+    )
+    empty = (f"<li>No page title holds “{html.escape(query)}”.</li>" if query
+             else "<li>No pages yet.</li>")  # fmt: skip
+    body = f"""<h1>Pages</h1>
+<p>Pages mix text, plots, graded derivations, workspaces and exercises, and keep every version.
+<a id="pg-new" href="/pages/new">Make a new page</a>.</p>
+<form class="search" role="search" method="get" action="/pages">
+  <label for="pages-q">Search titles</label>
+  <input id="pages-q" name="q" type="search" value="{html.escape(query)}">
+  <button type="submit">Search</button>
+</form>
+<ul id="pages">{items or empty}</ul>"""
+    return layout("Pages", body, "/pages")
 
 
 @router.post("/api/pages")

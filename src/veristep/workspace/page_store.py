@@ -147,10 +147,14 @@ class PageStore:
             raise MissingPage(f"no page {ident!r}")
         return [(int(v), float(t)) for v, t in rows]
 
-    def list(self) -> list[PageSummary]:
+    def list(self, query: str = "", limit: int = 500) -> list[PageSummary]:
+        """The pages, most recently saved first; ``query`` keeps those whose title holds it."""
+        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         with self._connect() as db:
             rows = db.execute(
-                "SELECT ident, title, version, updated FROM pages ORDER BY updated DESC"
+                "SELECT ident, title, version, updated FROM pages WHERE title LIKE ? ESCAPE '\\' "
+                "ORDER BY updated DESC LIMIT ?",
+                (pattern, max(1, min(limit, 5_000))),
             ).fetchall()
         return [PageSummary(str(i), str(t), int(v), float(u)) for i, t, v, u in rows]
 
