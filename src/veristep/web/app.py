@@ -43,7 +43,14 @@ def create_app(
 
     ``lm`` is the DSPy language model of the chat agent (default: built from ``settings.model``).
     """
-    from veristep.web import agent_routes, api, gallery_routes, pages, workspace_routes
+    from veristep.web import (
+        agent_routes,
+        api,
+        gallery_routes,
+        pages,
+        research_routes,
+        workspace_routes,
+    )
     from veristep.web.docs_page import docs_html
 
     app = FastAPI(
@@ -77,6 +84,7 @@ def create_app(
     app.include_router(agent_routes.router)
     app.include_router(pages.router)
     app.include_router(workspace_routes.router)
+    app.include_router(research_routes.router)
     app.state.katex_version = KATEX_VERSION
     app.add_middleware(BodyLimit, max_bytes=settings.web_max_body_bytes)
     return app
