@@ -163,7 +163,8 @@ class _Printer(StatementPrinting):
             if child.kind is Kind.DIV and idx > 0:
                 need = _ATOM
             text = self.sub(child, need, closed=idx < last)
-            if n.value == "" and idx > 0 and _leads_with_number(child) and "\\left(" != text[:6]:
+            glued_digit = n.value == "" and idx > 0 and _leads_with_number(child)
+            if glued_digit and not text.startswith("\\left("):
                 text = f"\\left({text}\\right)"  # 2 (3), not "2 3" that reads as 23
             parts.append(text)
         sep = " " if n.value == "" else f" {self.glyph(n, _MUL_GLYPHS[n.value], 'mathbin')} "

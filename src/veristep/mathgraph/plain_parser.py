@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from veristep.core.settings import Settings
 from veristep.mathgraph.errors import LatexParseError
+from veristep.mathgraph.lexer import Token
 from veristep.mathgraph.nodes import STATEMENT_KINDS, Graph, Kind, Node
 from veristep.mathgraph.parser import MAX_GRAPH_DEPTH, Parser, _default_settings, _depth
 from veristep.mathgraph.plain_lexer import tokenize_plain
@@ -76,8 +77,8 @@ class PlainParser(Parser):
         if tok is not None and tok.kind != "sep":
             self.unexpected(tok)
         if row.kind in (Kind.IMPLIES, Kind.IFF) and (tok is not None or start is not self.toks[0]):
-            self.fail("'=>' inside a list of statements: which statements does it join?", start,
-                      hint="put each implication on its own line")  # fmt: skip
+            self.fail("'=>' inside a list of statements: which statements does it join? (put "
+                      "each implication on its own line)", start)  # fmt: skip
         return row
 
     def system(self, rows: list[Node]) -> Node:
@@ -210,34 +211,34 @@ class PlainParser(Parser):
             factors.append(self.parse_postfix())
         return factors[0] if len(factors) == 1 else Node.make(Kind.MUL, factors, "")
 
-    def function_argument(self, tok):  # type: ignore[no-untyped-def]
+    def function_argument(self, tok: Token) -> Node:
+        """``sin x/2`` glued is refused (sin(x/2) or sin(x)/2?); ``sin x / 2`` with spaces and
+        ``sinx/cosx`` (a function after the bar) are quotients of the function."""
         nxt = self.peek()
         bracketed = nxt is not None and nxt.kind == "char" and nxt.text in "(["
         arg = super().function_argument(tok)
-        after = self.peek()
-        if not bracketed and after is not None and after.text == "/" and after.kind == "char":
-            last = self.toks[self.i - 1]
-            den = self.peek(1)
-            quotient_of_functions = den is not None and den.kind == "cmd"  # sinx/cosx
-            if last.end == after.pos and not quotient_of_functions:
-                self.fail(f"{self.src[tok.pos:tok.end]} {self.src[nxt.pos:last.end]}/… is "  # type: ignore[union-attr]
-                          "ambiguous (the function of the quotient, or a quotient of the "
-                          "function?)", after,
-                          hint=f"{self.src[tok.pos:tok.end]}({self.src[nxt.pos:last.end]}/…) "  # type: ignore[union-attr]
-                               "or put spaces around /")  # fmt: skip
-        return arg
+        after, den = self.peek(), self.peek(1)
+        if bracketed or nxt is None or after is None or (after.kind, after.text) != ("char", "/"):
+            return arg
+        last = self.toks[self.i - 1]
+        if last.end != after.pos or den is None or den.kind == "cmd":
+            return arg
+        name, inner = self.src[tok.pos : tok.end], self.src[nxt.pos : last.end]
+        bottom = self.src[den.pos : den.end]
+        self.fail(f"{name} {inner}/{bottom} is ambiguous (the {name} of a quotient, or a "
+                  f"quotient of the {name}?)", after,
+                  hint=f"{name}({inner}/{bottom}) or {name}({inner})/{bottom}")  # fmt: skip
 
-    def bracketed(self, opener, text, closers, left):  # type: ignore[no-untyped-def]
+    def bracketed(self, opener: Token, text: str, closers: tuple[str, ...], left: bool) -> Node:
+        """``(1, 2)`` alone: a point or an open interval? After ``in`` it is the interval."""
         index = self.i - 1
         node = super().bracketed(opener, text, closers, left)
         if node.kind is Kind.INTERVAL and node.value == "()":
             before = self.toks[index - 1] if index > 0 else None
             if before is None or before.text != "\\in":
-                self.fail(
-                    "(a, b) could be a point or an open interval",
-                    opener,
-                    hint="x = a, y = b for a point; x in (a, b) for an interval",
-                )
+                pair = self.src[opener.pos : self.toks[self.i - 1].end]
+                self.fail("a bracketed pair could be a point or an open interval", opener,
+                          hint=f"x in {pair} for the interval")  # fmt: skip
         return node
 
 
