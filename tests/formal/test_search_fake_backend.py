@@ -178,3 +178,19 @@ def test_without_an_error_there_is_no_repair() -> None:
     backend.errors = {"apply f_equal.": (FailureKind.TACTIC, "Tactic failure")}
     result = _search_offering(backend, ["apply f_equal."], []).run()
     assert not result.solved
+
+
+def test_on_attempt_hears_every_attempt_with_its_phase_as_it_is_judged() -> None:
+    steps = {("intros.",): AFTER_INTROS, ("intros.", "reflexivity."): "No more goals."}
+    backend = FakeBackend(steps=steps)
+    heard: list[tuple[str, str, int]] = []
+    search = ProofSearch(THEOREM, backend, budget_s=10, mcts_iterations=10)
+    search.on_attempt = lambda phase, a: heard.append((phase, a.text, len(search.attempts)))
+    result = search.run()
+    assert result.phase == "mcts"
+    # One event per recorded attempt, in order, each sent right after it was recorded.
+    assert [text for _, text, _ in heard] == [a.text for a in search.attempts]
+    assert [n for _, _, n in heard] == list(range(1, len(search.attempts) + 1))
+    phases = [phase for phase, _, _ in heard]
+    assert phases[: len(PORTFOLIO)] == ["portfolio"] * len(PORTFOLIO)
+    assert phases[-1] == "mcts" and heard[-1][1] == "reflexivity."
