@@ -36,6 +36,8 @@ CASES = [
     ["(a+b)^2 = a^2 + b^2"],
     ["\\frac{x^2-1}{x-1}", "x + 1"],
     ["x + 1 = 2", "x = \\"],
+    ["2x + 8 = 30"],  # a claim refuted at a landmark: the witness carries non-variable keys
+    ["\\frac{1}{x}", "x"],
 ]
 
 

@@ -221,6 +221,9 @@ def test_step_checker_grades_each_line(chromium, server):
     assert steps == [1, 2]
     bar = page.eval_on_selector("#check-bar", "b => [b.hidden, b.value, b.max]")
     assert bar == [False, 2, 2]
+    # The learner view by default: plain words; the teacher's tier one click away.
+    assert "Step 2 is wrong" in page.text_content("#check-summary")
+    page.check("input[name=view][value=teacher]")
     assert "refuted" in page.text_content("#check-summary")
     assert blocked == [] and problems == []
     context.close()

@@ -88,8 +88,12 @@ def _frac(top: str, bottom: str) -> str:
     return f"{_group(top)}/{_group(bottom)}"
 
 
+# Keys of a witness that are not variables (the fingerprint check names its landmark).
+_META = frozenset({"previous", "next", "landmark", "at", "left", "right"})
+
+
 def _point(point: dict[str, Any]) -> str:
-    return ", ".join(f"{k} = {plain_value(v)}" for k, v in point.items())
+    return ", ".join(f"{k} = {plain_value(v)}" for k, v in point.items() if k not in _META)
 
 
 def _values(var: str, values: list[Any]) -> str:
@@ -152,10 +156,15 @@ def _wrong(step: dict[str, Any], facts: dict[str, Any], prev: str | None) -> str
         return f"{var} = {v} solves the line before, but this line has no solution."
     w = step.get("witness")
     if isinstance(w, dict) and {"previous", "next"} <= set(w):
-        point = {k: v for k, v in w.items() if k not in ("previous", "next")}
         a, b = plain_value(w["previous"]), plain_value(w["next"])
-        if point:
-            return f"put {_point(point)} into both lines: the line before gives {a}, this one {b}."
+        if _point(w):
+            return f"put {_point(w)} into both lines: the line before gives {a}, this one {b}."
+        if str(w.get("at", "")).startswith("→"):
+            where = plain_value(str(w["at"])[1:].strip())
+            return (
+                f"as the variable approaches {where}, the line before tends to {a}, "
+                f"this one to {b}."
+            )
         return f"the line before is {a}, this one is {b}."
     if isinstance(w, list) and w:
         return f"{_values(var, w[:3])} solves this line but not the line before."
@@ -317,12 +326,14 @@ def _claim(claim: dict[str, Any]) -> str:
         return f"This is true wherever both sides are defined{f' ({cond})' if cond else ''}."
     if verdict == "true_under_condition" and claim.get("condition"):
         return f"This is true when {plain_value(claim['condition'])}."
-    if verdict == "false" and isinstance(w, dict) and {"previous", "next"} <= set(w):
-        point = {k: v for k, v in w.items() if k not in ("previous", "next")}
-        return (
-            f"This is false: put {_point(point)} into it: the left side is "
+    if verdict == "false" and isinstance(w, dict) and {"previous", "next"} <= set(w) and _point(w):
+        said = (
+            f"This is false: put {_point(w)} into it: the left side is "
             f"{plain_value(w['previous'])}, the right side {plain_value(w['next'])}."
         )
+        if claim.get("condition"):
+            said += f" It is true only when {plain_value(claim['condition'])}."
+        return said
     if verdict == "false":
         return "This is false."
     return "I could not decide whether this is true: check it yourself."

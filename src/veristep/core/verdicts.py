@@ -159,6 +159,10 @@ def chain_confidence(
         parts.append(f"{refuted} refuted")
     if conclusion:
         parts.append(f"conclusion {conclusion['verdict']}: {conclusion['reason']}")
+    if wrong_answer and not refuted and steps:
+        # "✗ Refuted" beside "3/3 steps verified" reads as a contradiction: the wrong answer
+        # comes first, and the count says it is about each step taken alone.
+        parts = [parts[1], f"each step alone follows from the one before ({parts[0]})"]
     parts.append("endpoint reached" if endpoint.reached else "endpoint NOT reached")
     return Confidence(tier, verified, len(steps), refuted, states_convertible, " · ".join(parts))
 

@@ -150,6 +150,10 @@ def step_event(verdict: Any, total: int, attempt: int | None = None) -> dict[str
         "reason": verdict.reason,
         "operation": verdict.operation,
         "expr_latex": verdict.expr_latex,
+        "witness": verdict.witness,
+        # The learner's sentence as far as one step can word it (the final verdict re-words it
+        # with both lines as written).
+        "learner": verdict.to_json()["learner"],
     }
 
 

@@ -35,6 +35,7 @@ _NAV = (
 # (label, start, target): tasks to start from, each showing something the verifier does.
 DERIVE_EXAMPLES = (
     ("Quadratic formula", "a x^2 + b x + c = 0", "x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}"),
+    ("Solve, no target", "x^2 - 5x + 6 = 0", ""),
     ("Linear equation", "2x + 3 = 9", "x = 3"),
     ("Square both sides", "\\sqrt{x} = 3", "x = 9"),
     ("Expand a square", "(x + 1)^2 = 0", "x^2 + 2x + 1 = 0"),
@@ -44,7 +45,11 @@ CHECK_EXAMPLES = (
     ("Correct", "2x + 3 = 9\n2x = 6\nx = 3"),
     ("A wrong step", "2x + 3 = 9\n2x = 6\nx = 4"),
     ("Loses a root", "x^2 = 4\nx = 2"),
+    ("Squaring", "sqrt(x) = x - 2\nx = (x - 2)^2\nx^2 - 5x + 4 = 0\nx = 1 or x = 4"),
+    ("One line: a claim", "(a + b)^2 = a^2 + b^2"),
 )
+# Shown beside every maths field: plain maths is read as well as LaTeX, and read back.
+PLAIN_HINT = "plain maths (x^2, 2x, sqrt(x), sin x, x <= 3) or LaTeX"
 # The badge words of the player (player.js TIERS), for lists rendered here.
 TIER_WORDS = {
     "grounded": "proved",
@@ -87,12 +92,14 @@ def layout(title: str, body: str, active: str = "") -> str:
 </body></html>"""
 
 
-def _field(name: str, label: str, value: str, hint: str = "") -> str:
-    """A LaTeX input with its live preview and its error line, tied together for screen readers."""
+def _field(name: str, label: str, value: str, hint: str = "", required: bool = True) -> str:
+    """A maths input with its live preview (what the server read) and its error line, tied
+    together for screen readers."""
     hint_html = f'<span class="hint">{html.escape(hint)}</span>' if hint else ""
+    need = " required" if required else ""
     return f"""<div class="field">
   <label for="{name}">{label}</label> {hint_html}
-  <input id="{name}" name="{name}" value="{html.escape(value)}" required autocomplete="off"
+  <input id="{name}" name="{name}" value="{html.escape(value)}"{need} autocomplete="off"
     spellcheck="false" data-preview="{name}-preview"
     aria-describedby="{name}-preview {name}-error">
   <div class="tex-preview" id="{name}-preview" aria-live="polite"></div>
@@ -134,12 +141,12 @@ def derive_page(request: Request) -> str:
     )
     body = f"""
 <h1>Derive</h1>
-<p>Type where to start and where to arrive, in LaTeX. The planner proposes the steps and the
-verifier grades every one of them.</p>
+<p>Type where to start, in plain maths or LaTeX, and where to arrive — or leave the target empty
+and the planner solves (or simplifies) and says the answer. The verifier grades every step.</p>
 {_examples(DERIVE_EXAMPLES, "derive")}
 <form id="derive-form" class="card" novalidate>
-  {_field("start", "Start", qf[1])}
-  {_field("target", "Target", qf[2])}
+  {_field("start", "Start", qf[1], PLAIN_HINT)}
+  {_field("target", "Target (optional)", qf[2], "empty: solve or simplify", required=False)}
   <div class="field"><label for="proposer">Proposer</label>
   <select id="proposer" name="proposer">
     <option value="symbolic" selected>symbolic (offline CAS planner)</option>
@@ -155,6 +162,7 @@ verifier grades every one of them.</p>
 <progress id="progress-bar" max="1" value="0" aria-label="steps graded"></progress>
 <ol id="progress-steps"></ol>
 <p id="progress-status" role="status"></p></section>
+<p id="derive-answer" class="card answer" role="status" hidden></p>
 <section id="result" hidden aria-label="result"></section>"""
     return layout("Derive", body, "/")
 
@@ -163,21 +171,32 @@ verifier grades every one of them.</p>
 def check_page() -> str:
     body = f"""
 <h1>Step checker</h1>
-<p>Type a starting equation, then one step per line. Each step is graded as you go.</p>
+<p>Type a starting equation, then one step per line, in plain maths (<code>x^2 - 5x + 6 = 0</code>,
+<code>sqrt(x) = 3</code>, <code>x = 1 or x = 4</code>) or LaTeX. Each step is checked as you go;
+one line alone is checked as a claim.</p>
 {_examples(CHECK_EXAMPLES, "check")}
 <form id="check-form" class="card" novalidate>
-  {_field("target", "Target (optional)", "")}
+  {_field("target", "Target (optional)", "", required=False)}
   <div class="field">
-  <label for="states">Your steps, one state per line</label>
+  <label for="states">Your steps, one per line</label>
+  <span class="hint">{html.escape(PLAIN_HINT)}; the preview shows how each line was read</span>
   <textarea id="states" name="states" rows="8" required spellcheck="false"
     aria-describedby="states-preview states-error">{html.escape(CHECK_EXAMPLES[0][1])}</textarea>
   <ol class="tex-preview lines-preview" id="states-preview" aria-label="preview"></ol>
   <pre class="field-error" id="states-error" hidden></pre>
   </div>
+  <fieldset class="view-toggle">
+    <legend>Feedback</legend>
+    <label><input type="radio" name="view" value="learner" checked> in plain words</label>
+    <label><input type="radio" name="view" value="teacher"> for a teacher (grades, checks,
+      witnesses)</label>
+  </fieldset>
   <div class="actions">
     <button type="submit">Check</button>
+    <button type="button" id="check-hint">Hint</button>
     <button type="button" id="check-save" disabled>Save and animate</button>
   </div>
+  <ol id="hint-list" class="hints" aria-live="polite" aria-label="hints"></ol>
 </form>
 <progress id="check-bar" max="1" value="0" aria-label="steps graded" hidden></progress>
 <ol id="check-results" class="grades"></ol>

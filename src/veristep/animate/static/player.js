@@ -18,22 +18,24 @@
                meaning: "a checker shows the step does not follow; the witness lets you check it" },
     unchecked: { icon: "\u25CB", label: "Unchecked", word: "not checked",
                  meaning: "not read as mathematics (or nothing to judge), so nothing was checked" },
-    plausible: { icon: "\uD83D\uDD39", label: "Plausible", word: "not proved",
+    plausible: { icon: "?", label: "Plausible", word: "not proved",
                  meaning: "well-formed, but no checker could decide it, or the step loses a solution" },
-    verified: { icon: "\uD83E\uDD48", label: "Verified", word: "checked",
+    verified: { icon: "\u2713", label: "Verified", word: "checked",
                 meaning: "strong machine evidence short of a proof (e.g. it assumes a \u2260 0)" },
-    grounded: { icon: "\uD83E\uDD47", label: "Grounded", word: "proved",
+    grounded: { icon: "\u2713", label: "Grounded", word: "proved",
                 meaning: "proved by a checker: a symbolic identity or an exact solution-set relation" }
   };
   var TIER_ORDER = ["grounded", "verified", "plausible", "unchecked", "refuted"];
   function tierOf(name) { return TIERS[name] || TIERS.unchecked; }
 
-  /* Tier icons drawn as SVG so they look the same with or without an emoji font; the emoji
-     itself stays in the accessible name and the tooltip. */
+  /* Tier icons drawn as SVG so they look the same with or without an emoji font. Shapes a reader
+     cannot take for a number (medals read as the digits 1 and 2): a check mark in a filled
+     green disc (proved), a check mark alone (checked), a question mark in a diamond (not
+     proved), an empty ring (not checked), a red cross (wrong). The words beside them say it too. */
   var SVG = {
-    grounded: '<circle cx="8" cy="8" r="7" fill="#f2c230" stroke="#a87a00"/><text x="8" y="11.5" font-size="10" text-anchor="middle" fill="#5a4100" font-family="sans-serif" font-weight="700">1</text>',
-    verified: '<circle cx="8" cy="8" r="7" fill="#d5dae1" stroke="#7d8794"/><text x="8" y="11.5" font-size="10" text-anchor="middle" fill="#39414c" font-family="sans-serif" font-weight="700">2</text>',
-    plausible: '<path d="M8 1.5 L14.5 8 L8 14.5 L1.5 8 Z" fill="#4a90e2" stroke="#2463b0"/>',
+    grounded: '<circle cx="8" cy="8" r="7.2" fill="#1d7a46"/><path d="M4.3 8.4 L7 11 L11.8 5.2" fill="none" stroke="#fff" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>',
+    verified: '<circle cx="8" cy="8" r="6.6" fill="none" stroke="#1d7a46" stroke-width="1.4"/><path d="M4.3 8.4 L7 11 L11.8 5.2" fill="none" stroke="#1d7a46" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>',
+    plausible: '<path d="M8 1 L15 8 L8 15 L1 8 Z" fill="#fff4e0" stroke="#b36b00" stroke-width="1.2"/><text x="8" y="11.6" font-size="10" text-anchor="middle" fill="#7a4a00" font-family="sans-serif" font-weight="700">?</text>',
     unchecked: '<circle cx="8" cy="8" r="6" fill="none" stroke="#5b6475" stroke-width="1.6"/>',
     refuted: '<path d="M3 3 L13 13 M13 3 L3 13" stroke="#b3261e" stroke-width="2.4" stroke-linecap="round"/>'
   };

@@ -98,41 +98,72 @@
       : "";
   }
 
-  /* Live KaTeX preview of what is typed, below the field. */
+  /* What the server reads a line as (POST /api/parse), cached: the preview shows *that*, so a
+     line typed as plain maths is never misread silently. Resolves to {ok, latex} or a located
+     error; null when the server could not be asked (the preview then typesets the text as is). */
+  var readCache = {};
+  function readBack(text) {
+    if (readCache[text]) return readCache[text];
+    var p = post("/api/parse", { text: text }).then(function (res) {
+      if (res.ok) return res.body;
+      delete readCache[text];
+      return null;
+    });
+    readCache[text] = p;
+    return p;
+  }
+
+  /* Typeset what the server read into `box`, or say what it could not read and where. */
+  function showRead(box, text) {
+    return readBack(text).then(function (read) {
+      box.textContent = "";
+      box.removeAttribute("data-bad");
+      if (read && !read.ok) {
+        var col = read.position != null ? " (column " + (read.position + 1) + ")" : "";
+        box.textContent = "not read: " + read.message + col + (read.hint ? "; did you mean " + read.hint + "?" : "");
+        box.setAttribute("data-bad", "1");
+        return;
+      }
+      var tex = read ? read.latex : text;
+      box.setAttribute("data-read", tex);
+      try {
+        window.katex.render(tex, box, { throwOnError: true, strict: "ignore", trust: false });
+      } catch (err) {
+        box.textContent = text;
+      }
+    });
+  }
+
+  /* Live preview of what is typed, below the field, as the server reads it. */
   function preview(input) {
     var box = document.getElementById(input.getAttribute("data-preview"));
     if (!box) return;
+    var timer = null;
     function draw() {
-      var tex = input.value;
-      box.textContent = "";
-      if (!tex.trim() || tex.length > 2000 || !window.katex) return;
-      try {
-        window.katex.render(tex, box, { throwOnError: true, strict: "ignore", trust: false });
-        box.removeAttribute("data-bad");
-      } catch (err) {
-        box.textContent = "preview: " + String(err && err.message || err).replace(/^KaTeX parse error: /, "");
-        box.setAttribute("data-bad", "1");
-      }
+      var text = input.value;
+      if (!text.trim() || text.length > 2000 || !window.katex) { box.textContent = ""; return; }
+      showRead(box, text).then(function () {
+        if (input.value !== text) return;  // a newer keystroke draws its own
+      });
     }
-    input.addEventListener("input", draw);
+    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(draw, 250); });
     draw();
   }
 
   function linesPreview(textarea) {
     var box = document.getElementById("states-preview");
     if (!box) return;
+    var timer = null;
     function draw() {
       box.textContent = "";
       textarea.value.split("\n").slice(0, 60).forEach(function (line) {
-        if (!line.trim()) return;
+        if (!line.trim() || line.length > 2000) return;
         var item = document.createElement("li");
-        try {
-          window.katex.render(line, item, { throwOnError: false, strict: "ignore", trust: false });
-        } catch (err) { item.textContent = line; }
         box.appendChild(item);
+        showRead(item, line.trim());
       });
     }
-    textarea.addEventListener("input", draw);
+    textarea.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(draw, 250); });
     draw();
   }
 
@@ -164,8 +195,9 @@
       var start = String(data.get("start") || ""), target = String(data.get("target") || "");
       showError("start-error", ""); showError("target-error", ""); showError("derive-error", "");
       var problem = false;
-      [["start", "Start", start], ["target", "Target", target]].forEach(function (f) {
-        var msg = !f[2].trim() ? f[1] + " is empty." : tooLong(f[1], f[2]);
+      // An empty target is a goal-only task: the planner solves (or simplifies) and says the answer.
+      [["start", "Start", start, true], ["target", "Target", target, false]].forEach(function (f) {
+        var msg = f[3] && !f[2].trim() ? f[1] + " is empty." : tooLong(f[1], f[2]);
         if (msg) { showError(f[0] + "-error", msg); problem = true; }
       });
       if (problem) { document.body.setAttribute("data-derive", "invalid"); return; }
@@ -204,6 +236,7 @@
         },
         done: function (answer) {
           status.textContent = answer.derivation.confidence.summary;
+          statedAnswer(answer.derivation);
           mountResult($("#result"), answer);
           finish("done");
         },
@@ -214,8 +247,10 @@
           finish("error");
         }
       };
-      postStream("/api/derive/stream",
-                 { start: start, target: target, proposer: String(data.get("proposer")) },
+      var body = { start: start, proposer: String(data.get("proposer")) };
+      if (target.trim()) body.target = target;  // omitted: the API derives to the goal's answer
+      $("#derive-answer").hidden = true;
+      postStream("/api/derive/stream", body,
                  controller.signal, function (name, ev) {
         if (live() && handlers[name]) handlers[name](ev);
       }).then(function () {
@@ -225,6 +260,19 @@
         handlers.error({ message: "the connection to the server was lost; is it still running?" });
       });
     });
+  }
+
+  /* The answer in a sentence: the one a goal-only task states, or the correction of a wrong
+     target ("x = 12 does not solve it: … the solution is x = 11"). */
+  function statedAnswer(d) {
+    var box = $("#derive-answer");
+    if (!box) return;
+    var said = (d.answer && d.answer.sentence) || (d.endpoint && d.endpoint.correction) || "";
+    box.textContent = "";
+    box.hidden = !said;
+    if (!said) return;
+    box.setAttribute("data-stated", d.answer && d.answer.stated ? "1" : "0");
+    window.veristepProse(box, said);
   }
 
   /* POST `body` and hand each server-sent event to `onEvent` as it arrives; an error answer
@@ -280,12 +328,94 @@
     };
   }
 
+  /* The learner's word for a step: a shape and a word nobody reads as a number or a grade. */
+  function learnerWord(step) {
+    if (step.tier === "refuted") return "wrong";
+    if (step.tier === "unchecked") return "not read";
+    if (step.relation === "narrows" && step.tier === "plausible") return "incomplete";
+    if (step.tier === "plausible") return "not sure";
+    return "right";
+  }
+  var LEARNER_MARK = { right: "\u2713", wrong: "\u2717", incomplete: "!", "not sure": "?", "not read": "\u25CB" };
+
+  /* One checked step in the chosen view: the learner's plain sentence (and the likely slip), or
+     the teacher's tier, check, reason and witness. */
+  function checkedItem(step, line, view, slip) {
+    var item;
+    if (view === "teacher") {
+      var wit = step.witness != null ? "  (witness: " + JSON.stringify(step.witness) + ")" : "";
+      item = li(stepLine(step) + (step.check ? " [check: " + step.check + "]" : "") + wit +
+                "  [" + line + "]", step.tier);
+    } else {
+      var word = learnerWord(step);
+      item = document.createElement("li");
+      item.setAttribute("data-tier", step.tier);
+      item.setAttribute("data-word", word);
+      var mark = document.createElement("span");
+      mark.className = "learner-mark";
+      mark.setAttribute("role", "img");
+      mark.setAttribute("aria-label", word);
+      mark.textContent = LEARNER_MARK[word];
+      item.appendChild(mark);
+      var text = document.createElement("span");
+      text.className = "learner-text";
+      text.textContent = " Line " + (step.index + 1) + " (" + word + "): " + (step.learner || "");
+      item.appendChild(text);
+      if (slip) {
+        var why = document.createElement("span");
+        why.className = "learner-slip";
+        why.textContent = " Likely slip: " + slip.sentence + ".";
+        item.appendChild(why);
+      }
+    }
+    item.setAttribute("data-step", step.index);
+    item.setAttribute("data-view", view);
+    return item;
+  }
+
   function checkForm(form) {
     // Graded as the learner goes: a pause in typing re-checks the lines written so far.
     var timer = null, saveBtn = $("#check-save"), last = null;
+    var shown = { steps: [], lines: [], doc: null, slips: {} };  // what the list shows, per view
+    function view() {
+      var checked = form.querySelector("input[name=view]:checked");
+      return checked ? checked.value : "learner";
+    }
+    function render() {
+      var out = $("#check-results"), summary = $("#check-summary"), v = view();
+      out.innerHTML = "";
+      out.setAttribute("data-view", v);
+      shown.steps.forEach(function (step) {
+        out.appendChild(checkedItem(step, shown.lines[step.index] || "", v, shown.slips[step.index]));
+      });
+      var conf = shown.doc && shown.doc.confidence;
+      if (!conf) return;
+      summary.setAttribute("data-tier", conf.tier);
+      summary.textContent = v === "teacher" ? conf.tier + ": " + conf.summary
+                                            : (conf.learner_summary || "");
+    }
+    form.querySelectorAll("input[name=view]").forEach(function (r) {
+      r.addEventListener("change", function () {
+        render();
+        document.body.setAttribute("data-check-view", view());
+      });
+    });
+    /* Name the slip of each wrong or incomplete line (POST /api/slip), for the learner view. */
+    function nameSlips(doc, lines) {
+      doc.steps.forEach(function (step) {
+        var wrong = step.tier === "refuted" || (step.relation === "narrows" && step.tier === "plausible");
+        if (!wrong || step.index > 5) return;
+        post("/api/slip", { previous: lines[step.index - 1], next: lines[step.index] }).then(function (res) {
+          if (shown.doc !== doc || !res.ok || !res.body.slip) return;
+          shown.slips[step.index] = res.body.slip;
+          render();
+        });
+      });
+    }
     form.querySelector("textarea").addEventListener("input", function () {
       clearTimeout(timer);
       saveBtn.disabled = true;
+      resetHints();
       timer = setTimeout(function () { form.requestSubmit(); }, 700);
     });
     saveBtn.addEventListener("click", function () {
@@ -298,11 +428,53 @@
           document.body.setAttribute("data-check-saved", res.body.id || "");
         });
     });
+    /* The hint ladder for the last line: each press shows one more rung (a nudge, the move, the
+       line); typing starts it again. */
+    var hints = { line: null, rungs: null, shown: 0 };
+    function resetHints() {
+      hints = { line: null, rungs: null, shown: 0 };
+      var list = $("#hint-list");
+      if (list) list.innerHTML = "";
+      var b = $("#check-hint");
+      if (b) { b.disabled = false; b.textContent = "Hint"; }
+    }
+    var hintBtn = $("#check-hint");
+    if (hintBtn) hintBtn.addEventListener("click", function () {
+      var lines = checkLines(form).states;
+      if (!lines.length) return;
+      var line = lines[lines.length - 1];
+      function reveal() {
+        var list = $("#hint-list");
+        if (!hints.rungs) {
+          list.innerHTML = "";
+          var none = document.createElement("li");
+          none.textContent = "No hint here: the last line looks finished, or it could not be read.";
+          list.appendChild(none);
+          hintBtn.disabled = true;
+          return;
+        }
+        var rung = hints.rungs[hints.shown++];
+        var item = document.createElement("li");
+        item.setAttribute("data-rung", rung.rung);
+        item.textContent = rung.text;
+        list.appendChild(item);
+        if (hints.shown >= hints.rungs.length) { hintBtn.disabled = true; hintBtn.textContent = "No more hints"; }
+        else hintBtn.textContent = "Another hint";
+        document.body.setAttribute("data-hints", String(hints.shown));
+      }
+      if (hints.line === line) { reveal(); return; }
+      hintBtn.disabled = true;
+      post("/api/hint", { state: line }).then(function (res) {
+        hintBtn.disabled = false;
+        hints = { line: line, rungs: res.ok ? res.body.hints : null, shown: 0 };
+        reveal();
+      });
+    });
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       clearTimeout(timer);
       var input = checkLines(form);
-      var out = $("#check-results"), summary = $("#check-summary"), bar = $("#check-bar");
+      var summary = $("#check-summary"), bar = $("#check-bar");
       showError("states-error", ""); showError("target-error", "");
       if (input.states.length < 1) { showError("states-error", "Type at least one state."); return; }
       var long = input.states.filter(function (s) { return s.length > MAX_LATEX; });
@@ -310,7 +482,8 @@
       if (form.running) form.running.abort();  // a newer check replaces the one on its way
       var controller = (form.running = new AbortController());
       summary.textContent = "checking\u2026";
-      out.innerHTML = "";
+      shown = { steps: [], lines: input.states, doc: null, slips: {} };
+      render();
       saveBtn.disabled = true;
       document.body.removeAttribute("data-check");
       postStream("/api/check/stream", { states: input.states, target: input.target || null },
@@ -318,11 +491,16 @@
         if (controller.signal.aborted) return;
         if (name === "started") { bar.hidden = false; setBar(bar, 0, ev.total); }
         else if (name === "step") {
-          out.appendChild(stepItem(ev, "  [" + input.states[ev.index] + "]"));
+          shown.steps.push(ev);
+          render();
           setBar(bar, ev.index, ev.total);
-          summary.textContent = "graded step " + ev.index + " of " + ev.total + "\u2026";
+          summary.textContent = "checked line " + (ev.index + 1) + " of " + (ev.total + 1) + "\u2026";
         } else if (name === "done") {
-          summary.textContent = ev.derivation.confidence.summary;
+          // The final verdict words each step with both lines in view: it replaces the live ones.
+          shown.doc = ev.derivation;
+          shown.steps = ev.derivation.steps;
+          render();
+          nameSlips(ev.derivation, input.states);
           last = input;
           saveBtn.disabled = false;
           document.body.setAttribute("data-check", "done");
