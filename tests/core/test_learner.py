@@ -119,6 +119,10 @@ def test_cli_learner_view(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "x^2 = 4", "x = 7", "--view", "learner"]) == 0
     out = capsys.readouterr().out
     assert "✗ x = 7" in out and "Put x = 7 into x² = 4: the left side is 49" in out
+    assert main(["check", "x^2 = 3x", "x = 3", "--view", "learner"]) == 0
+    slip = capsys.readouterr().out
+    assert "? x = 3" in slip and "likely slip: you divided by x, which can be 0" in slip
+    _clean(slip)
     _clean(out)
     assert main(["check", "x^2 = 4", "x = 7"]) == 0  # the teacher view stays the default
     assert "Refuted" in capsys.readouterr().out

@@ -90,11 +90,28 @@ def _run_one(
     if as_json:
         print(json.dumps(derivation.to_json(), ensure_ascii=False))
     elif view == "learner":
-        print(render_learner(derivation))
+        print(render_learner(derivation, _slips(derivation, settings)))
     else:
         displays = [s.display or s.latex for s in parsed]
         print(render(displays, derivation.steps, derivation.endpoint, derivation.confidence))
     return 0
+
+
+def _slips(derivation: Any, settings: Settings, most: int = 5) -> dict[int, str]:
+    """The likely slip of each wrong or incomplete step (the first few), by step index."""
+    from veristep.core.tiers import Relation, Tier
+    from veristep.grounding.slips import name_slip
+
+    out: dict[int, str] = {}
+    for step in derivation.steps[:most]:
+        lossy = step.relation is Relation.NARROWS and step.tier is Tier.PLAUSIBLE
+        if step.tier is not Tier.REFUTED and not lossy:
+            continue
+        prev, nxt = derivation.states[step.index - 1], derivation.states[step.index]
+        slip = name_slip(prev.latex, nxt.latex, settings)
+        if slip is not None:
+            out[step.index] = slip.sentence
+    return out
 
 
 def _run_batch(source: str, settings: Settings, positive: frozenset[str]) -> int:

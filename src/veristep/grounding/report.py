@@ -78,8 +78,9 @@ LEARNER_MARK = {
 }  # fmt: skip
 
 
-def render_learner(derivation: Derivation) -> str:
-    """The learner view for the command line: each line as typed, its mark and one sentence.
+def render_learner(derivation: Derivation, slips: dict[int, str] | None = None) -> str:
+    """The learner view for the command line: each line as typed, its mark and one sentence,
+    and under a wrong line the slip that most likely happened when one was named (``slips``).
 
     >>> from veristep.core.verdicts import Confidence, Endpoint, StateRecord
     >>> step = StepVerdict(1, Tier.PLAUSIBLE, Relation.NARROWS,
@@ -98,5 +99,7 @@ def render_learner(derivation: Derivation) -> str:
     for step, state in zip(view["steps"], shown[1:], strict=False):
         mark = LEARNER_MARK[Tier.parse(step["tier"])]
         lines += [f"{mark} {state}", f"    {step['learner']}"]
+        if slips and step["index"] in slips:
+            lines.append(f"    likely slip: {slips[step['index']]}")
     lines.append(view["confidence"]["learner_summary"])
     return "\n".join(lines)
