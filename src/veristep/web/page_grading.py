@@ -16,9 +16,10 @@ import time
 from typing import Any
 
 from veristep.core.errors import InputError
+from veristep.core.tiers import Tier
 
 GRADED, PARTIAL, LATE, FAILED = "graded", "partial", "late", "failed"
-_GRADED_KINDS = ("derivation", "workspace")
+_GRADED_KINDS = ("derivation", "workspace", "exercise")
 
 
 class GradingCut(BaseException):
@@ -41,9 +42,32 @@ def grade_blocks(engine: Any, blocks: list[dict[str, Any]], deadline_at: float) 
             grades.append({"status": LATE})
         elif kind == "derivation":
             grades.append(grade_derivation(engine, block["data"]["derivation"], deadline_at))
-        else:
+        elif kind == "workspace":
             grades.append(grade_workspace(engine, block["data"]["workspace"], deadline_at))
+        else:
+            grades.append(grade_exercise(engine, block["data"]["exercise"]))
     return grades
+
+
+def grade_exercise(engine: Any, exercise: dict[str, Any]) -> dict:
+    """The exercise rebuilt by this server: its expected step judged, its choices made and
+    graded here (a client's choices and their "correct" flags are never shown or played)."""
+    from veristep.grounding.chain import judge_transition
+    from veristep.grounding.decision import Context
+    from veristep.workspace.games import next_step_exercise
+
+    settings = engine.settings
+    step = judge_transition(exercise["state"], exercise["expected"], None,
+                            Context(settings=settings))  # fmt: skip
+    if step.tier < Tier.VERIFIED:
+        why = f"the expected next step is not one to practise ({step.tier.name_lower}): "
+        return {"status": FAILED, "message": why + step.reason}
+    try:
+        built = next_step_exercise(exercise["state"], exercise["expected"],
+                                   exercise.get("operation"), settings)  # fmt: skip
+    except InputError as err:
+        return {"status": FAILED, "message": err.one_line()}
+    return {"status": GRADED, "exercise": built.to_json(), "tier": step.tier.name_lower}
 
 
 def grade_derivation(engine: Any, derivation: dict[str, Any], deadline_at: float) -> dict:
@@ -97,6 +121,8 @@ def grade_summary(grade: Any) -> dict[str, Any] | None:
         out["tier"] = grade["derivation"]["confidence"]["tier"]
     if "nodes" in grade:
         out["nodes"] = {k: v["tier"] for k, v in grade["nodes"].items()}
+    if "exercise" in grade:
+        out["choices"] = len(grade["exercise"]["choices"])
     if "message" in grade:
         out["message"] = grade["message"]
     return out

@@ -217,8 +217,9 @@ def pages_list(request: Request, q: str = "") -> str:
 
 @router.post("/api/pages")
 async def create_page(body: PageRequest, request: Request) -> dict[str, Any]:
-    """Save a new page; its derivation and workspace blocks are graded here, by this server."""
+    """Save a new page; its derivation, workspace and exercise blocks are graded here."""
     blocks = [clean_block(b) for b in body.blocks]
+    await _plots_readable(request, blocks)
     return await _save_graded(request, body.title, blocks, None)
 
 
@@ -226,7 +227,74 @@ async def create_page(body: PageRequest, request: Request) -> dict[str, Any]:
 async def save_page(ident: str, body: PageRequest, request: Request) -> dict[str, Any]:
     _pages(request).versions(ident)  # a 404 for an unknown page before any grading
     blocks = [clean_block(b) for b in body.blocks]
+    await _plots_readable(request, blocks)
     return await _save_graded(request, body.title, blocks, ident)
+
+
+async def _plots_readable(request: Request, blocks: list[dict[str, Any]]) -> None:
+    """A plot whose function cannot be read is refused at save (422), not found out at view."""
+    from fastapi.exceptions import RequestValidationError
+
+    from veristep.workspace.plots import plot_problem
+
+    settings = request.app.state.settings
+
+    def work(_: Deadline) -> list[dict[str, Any]]:
+        errors = []
+        for i, block in enumerate(blocks):
+            if block["kind"] == "plot":
+                why = plot_problem(block["data"]["expr"], block["data"]["var"], settings)
+                if why is not None:
+                    loc = ("body", "blocks", i, "data", "expr")
+                    errors.append({"loc": loc, "msg": f"cannot be plotted: {why}",
+                                   "type": "value_error"})  # fmt: skip
+        return errors
+
+    errors = await with_deadline(work, _timeout(request))
+    if errors:
+        raise RequestValidationError(errors)
+
+
+class PlotRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    expr: str = Field(min_length=1, max_length=2_000)
+    low: float = Field(default=-5.0, alias="from", allow_inf_nan=False, ge=-1e6, le=1e6)
+    high: float = Field(default=5.0, alias="to", allow_inf_nan=False, ge=-1e6, le=1e6)
+    var: str = Field(default="x", pattern=r"^[A-Za-z]$")
+
+
+@router.post("/api/pages/plot")
+async def plot_preview(body: PlotRequest, request: Request) -> dict[str, Any]:
+    """A plot block drawn as it is typed: ``{"ok", "svg"}`` or ``{"ok": false, "message"}``."""
+    from veristep.workspace.plots import plot_problem, plot_svg
+
+    if not body.low < body.high:
+        raise InputError("'from' must be less than 'to'")
+    settings = request.app.state.settings
+    data = {"expr": body.expr, "from": body.low, "to": body.high, "var": body.var}
+
+    def work(_: Deadline) -> dict[str, Any]:
+        why = plot_problem(body.expr, body.var, settings)
+        if why is not None:
+            return {"ok": False, "message": f"cannot be plotted: {why}"}
+        return {"ok": True, "svg": plot_svg(data, settings)}
+
+    return await with_deadline(work, _timeout(request))
+
+
+@router.get("/api/pages/{ident}/exercises/{block}")
+def page_exercise(ident: str, block: int, request: Request) -> dict[str, Any]:
+    """The exercise of an exercise block, as this server built it when the page was saved."""
+    stored = _pages(request).get(ident)
+    blocks = stored.page.blocks
+    if not 0 <= block < len(blocks) or blocks[block].kind != "exercise":
+        raise HTTPException(404, f"block {block} of this page is not an exercise")
+    grade = blocks[block].grade or {}
+    if grade.get("status") != "graded":
+        why = grade.get("message") or "it was saved by an older version: save the page again"
+        raise InputError(f"this exercise cannot be played: {why}")
+    return {"exercise": grade["exercise"], "title": stored.page.title}
 
 
 @router.post("/api/pages/{ident}/regrade")
@@ -305,7 +373,10 @@ async def page_view(ident: str, request: Request, version: str | None = None) ->
 
     def work(_: Deadline) -> str:
         plot, block_ok = draw()
-        return render_blocks(stored.page, plot, block_ok)
+        return render_blocks(stored.page, plot, block_ok, links=play)
+
+    def play(index: int) -> str:
+        return f"/play?p={ident}&b={index}"
 
     blocks = await with_deadline(work, _timeout(request))
     body = (

@@ -129,10 +129,11 @@ def delete_block(page: Page, index: int) -> Page:
 # ---- read-only HTML -----------------------------------------------------------------------
 
 
-def render_blocks(page: Page, plot: Any = None, block_ok: Any = None) -> str:
+def render_blocks(page: Page, plot: Any = None, block_ok: Any = None, links: Any = None) -> str:
     """The page's blocks as HTML; maths is typeset in the browser by the player script.
 
     ``plot(block_data) -> svg`` draws a plot block (the caller computes it under a deadline).
+    ``links(index) -> str | None`` is where an exercise block is played (none in an export).
     ``block_ok(block) -> str | None`` says why a stored block cannot be shown (None: it can);
     a block that cannot be shown, or whose rendering fails, becomes a notice, never the page's
     failure. Tiers come only from each block's server grade.
@@ -140,15 +141,19 @@ def render_blocks(page: Page, plot: Any = None, block_ok: Any = None) -> str:
     parts = [f'<h1 class="vs-page-title">{html.escape(page.title)}</h1>']
     for i, block in enumerate(page.blocks):
         parts.append(f'<section class="vs-block vs-block-{block.kind}" data-block="{i}">'
-                     f"{render_block(block, i, plot, block_ok)}</section>")  # fmt: skip
+                     f"{render_block(block, i, plot, block_ok, links)}</section>")  # fmt: skip
     return "\n".join(parts)
 
 
-def render_block(block: Block, index: int, plot: Any = None, block_ok: Any = None) -> str:
+def render_block(
+    block: Block, index: int, plot: Any = None, block_ok: Any = None, links: Any = None
+) -> str:
     problem = block_ok(block) if block_ok is not None else None
     if problem is not None:
         return notice(f"This block cannot be shown: {problem}")
     try:
+        if block.kind == "exercise":
+            return _render_exercise(block, index, links(index) if links is not None else None)
         return _RENDER[block.kind](block, index, plot)
     except RenderLate:
         return notice("This block could not be drawn in time; reload the page to try again.")
@@ -239,22 +244,41 @@ def _render_workspace(block: Block, index: int, _: Any) -> str:
     return f'<ol class="vs-ws-path">{"".join(rows)}</ol>'
 
 
-def _render_exercise(block: Block, index: int, _: Any) -> str:
-    ex = block.data["exercise"]
+def _render_exercise(block: Block, index: int, play_url: str | None = None) -> str:
+    """The server's exercise (its own choices); a block it did not build shows only its state."""
+    grade = block.grade or {}
+    ex = grade.get("exercise") if grade.get("status") == "graded" else None
+    state = ex["state"] if ex else block.data["exercise"].get("state", "")
+    question = (f'<p class="vs-ex-q">What is the next step?</p>'
+                f'<div data-vs-tex="{html.escape(state, quote=True)}"></div>')  # fmt: skip
+    if ex is None:
+        why = grade.get("message") or "not built by this server yet: save the page again"
+        return question + notice(f"This exercise cannot be played: {why}")
     choices = "".join(
-        f'<li data-vs-tex="{html.escape(c["latex"], quote=True)}"></li>'
-        for c in ex.get("choices") or []
+        f'<li data-vs-tex="{html.escape(c["latex"], quote=True)}"></li>' for c in ex["choices"]
     )
-    return (f'<p class="vs-ex-q">What is the next step?</p>'
-            f'<div data-vs-tex="{html.escape(ex.get("state", ""), quote=True)}"></div>'
-            f'<ol class="vs-ex-choices" type="A">{choices}</ol>')  # fmt: skip
+    play = ""
+    if play_url is not None:
+        play = (f'<p><a class="vs-ex-play" href="{html.escape(play_url, quote=True)}">'
+                "Play this exercise</a></p>")  # fmt: skip
+    return f'{question}<ol class="vs-ex-choices" type="A">{choices}</ol>{play}'
 
 
 def _render_plot(block: Block, index: int, plot: Any) -> str:
     data = block.data
-    caption = _prose("figcaption", f"$y = {data['expr']}$")
+    caption = _prose("figcaption", f"$y = {_as_latex(str(data['expr']))}$")
     svg = plot(data) if plot is not None else ""
     return f"<figure>{svg}{caption}</figure>"
+
+
+def _as_latex(text: str) -> str:
+    """A plot's function as LaTeX (it may be typed as plain maths: ``sin x``)."""
+    from veristep.mathgraph import parse_math, to_latex
+
+    try:
+        return to_latex(parse_math(text))
+    except Exception:  # the plot itself says why it cannot be read; the caption shows the text
+        return text
 
 
 _RENDER = {

@@ -91,15 +91,45 @@ class _Drawings:
 _CACHE = _Drawings()
 
 
+def plot_problem(latex: str, var: str, settings: Settings) -> str | None:
+    """Why ``latex`` cannot be plotted in ``var`` (read, converted and checked in a worker), or
+    None when it can. A check that runs out of time finds no problem: the view says so then."""
+    from veristep.core.pool import run_cas
+
+    result = run_cas(_readable, latex, var, settings, settings=settings,
+                     timeout_s=min(settings.cas_timeout_s, 2.0))  # fmt: skip
+    if result.ok or result.status in ("timeout", "memory"):
+        return None
+    return re.sub(r"^\w+: ", "", result.error or result.status)
+
+
+def _readable(latex: str, var: str, settings: Settings) -> None:
+    """CAS task: raise ValueError unless ``latex`` reads as a function of ``var`` alone."""
+    import sympy as sp
+
+    from veristep.mathgraph import parse_math, to_sympy
+
+    try:
+        expr = to_sympy(parse_math(latex, settings), settings=settings)
+    except InputError as err:
+        raise ValueError(err.message) from None
+
+    if not isinstance(expr, sp.Expr):
+        raise ValueError("a plot needs an expression, not an equation or a statement")
+    others = sorted(s.name for s in expr.free_symbols if s.name != var)
+    if others:
+        raise ValueError(f"only {var} may vary, and {', '.join(others)} would too")
+
+
 def sample_latex(
     latex: str, var: str, low: float, high: float, settings: Settings
 ) -> list[float | None]:
     """Read ``latex`` and sample it (run in a worker). An unreadable expression is a ValueError
     with the reader's located message."""
-    from veristep.mathgraph import parse_latex, to_sympy
+    from veristep.mathgraph import parse_math, to_sympy
 
     try:
-        expr = to_sympy(parse_latex(latex, settings), settings=settings)
+        expr = to_sympy(parse_math(latex, settings), settings=settings)
     except InputError as err:
         raise ValueError(err.message) from None
     return sample(expr, var, low, high)
