@@ -126,3 +126,26 @@ def test_cli_learner_view(capsys: pytest.CaptureFixture[str]) -> None:
     _clean(out)
     assert main(["check", "x^2 = 4", "x = 7"]) == 0  # the teacher view stays the default
     assert "Refuted" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {},
+        {
+            "tier": "refuted",
+            "relation": "refuted",
+            "witness": {"landmark": "pole", "at": "→ oo", "previous": "oo", "next": "0"},
+        },
+        {"tier": "refuted", "relation": "refuted", "facts": {"wrong": [None]}},
+        {"tier": "plausible", "relation": "narrows", "facts": {"lost": ["sqrt(2)"], "kept": []}},
+        {"tier": "refuted", "relation": "refuted", "witness": "x = 3"},
+        {"tier": "nonsense", "relation": "nonsense"},
+    ],
+)
+def test_odd_step_data_gets_a_plain_sentence_never_an_exception(step: dict) -> None:
+    from veristep.core.learner import step_sentence
+
+    said = step_sentence(step)
+    assert isinstance(said, str) and said
+    _clean(said)

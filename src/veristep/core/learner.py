@@ -92,7 +92,9 @@ def _frac(top: str, bottom: str) -> str:
 _META = frozenset({"previous", "next", "landmark", "at", "left", "right"})
 
 
-def _point(point: dict[str, Any]) -> str:
+def _point(point: Any) -> str:
+    if not isinstance(point, dict):
+        return plain_value(point)
     return ", ".join(f"{k} = {plain_value(v)}" for k, v in point.items() if k not in _META)
 
 

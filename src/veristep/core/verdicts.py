@@ -13,11 +13,14 @@ refuted step makes the whole chain refuted.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from veristep.core.learner import learner_view, step_sentence
 from veristep.core.tiers import Relation, Tier
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -79,7 +82,11 @@ class StepVerdict:
         if self.facts:
             out["facts"] = self.facts
         # The learner's sentence (the derivation re-words it with the two lines as written).
-        out["learner"] = step_sentence(out)
+        try:
+            out["learner"] = step_sentence(out)
+        except Exception:  # a defect in the wording must not cost the verdict
+            log.warning("learner sentence failed", exc_info=True)
+            out["learner"] = ""
         return out
 
     @classmethod
@@ -201,7 +208,11 @@ class Derivation:
             if getattr(self, key) is not None:  # absent, not null: the contract's keys stay
                 out[key] = getattr(self, key)
         # The learner view beside the teacher's fields: plain sentences from the same findings.
-        view = learner_view(out)
+        try:
+            view = learner_view(out)
+        except Exception:  # a defect in the wording must not cost the verdict
+            log.warning("learner view failed", exc_info=True)
+            view = {"steps": [""] * len(out["steps"]), "summary": ""}
         for step, said in zip(out["steps"], view["steps"], strict=True):
             step["learner"] = said
         out["confidence"]["learner_summary"] = view["summary"]

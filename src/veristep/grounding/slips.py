@@ -15,6 +15,7 @@ worker pool under the step budget; a timeout names nothing.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,9 @@ import sympy as sp
 from veristep.core.learner import plain_value
 from veristep.core.settings import Settings
 from veristep.core.tiers import Relation, Tier
+
+# How many step budgets all the equivalence comparisons of one slip may take together.
+COMPARE_BUDGET_STEPS = 3
 
 # The families in the order ties are broken: the forward generators' own order, then the two
 # that are only recognised backwards.
@@ -91,7 +95,11 @@ def name_slip(
     if exact is not None:
         family, detail, expected = exact
         return Slip(family, _sentence(family, detail), "same", expected)
+    # Each comparison has the step budget; all of them together get a few (a learner waits).
+    stop = time.monotonic() + COMPARE_BUDGET_STEPS * settings.step_timeout_s
     for family, detail, latex, expected in made:
+        if time.monotonic() > stop:
+            return None  # out of time: nothing is named, never a guess
         again = judge_transition(latex, b, None, ctx)
         if again.relation is Relation.EQUIVALENT and again.tier >= Tier.VERIFIED:
             return Slip(family, _sentence(family, detail), "equivalent", expected)
