@@ -25,6 +25,9 @@ router = APIRouter(include_in_schema=False)
 _NAV = (
     ("/", "Derive"),
     ("/check", "Step checker"),
+    ("/workspace", "Workspace"),
+    ("/play", "Practice"),
+    ("/pages", "Pages"),
     ("/gallery", "Gallery"),
     ("/chat", "Chat"),
     ("/review", "Review"),
