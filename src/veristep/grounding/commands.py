@@ -24,11 +24,12 @@ _BATCH_KEYS = frozenset({"states", "change_types", "target", "positive"})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("states", nargs="*", metavar="STATE", help="LaTeX states, first to last")
+    parser.add_argument("states", nargs="*", metavar="STATE",
+                        help="states (LaTeX or plain maths), first to last")  # fmt: skip
     parser.add_argument("--types", help="comma-separated change types, one per step "
                         "(rewrite, solve, substitute, approximate, given)")  # fmt: skip
     parser.add_argument(
-        "--target", help="LaTeX the last state must reach (default: the last state)"
+        "--target", help="the state the last one must reach (default: the last state)"
     )
     parser.add_argument("--positive", default="", help="comma-separated symbols assumed positive")
     parser.add_argument("--json", action="store_true", help="print one JSON document")

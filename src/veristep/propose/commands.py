@@ -24,11 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from veristep.propose.symbolic.finished import GOALS
 
     parser.add_argument("start", metavar="START",
-                        help="LaTeX to start from, optionally after a task word "
+                        help="the start (LaTeX or plain maths), optionally after a task word "
                         "(solve, simplify, factor, expand, differentiate, integrate, limit of, "
                         "prove)")  # fmt: skip
     parser.add_argument("target", metavar="TARGET", nargs="?", default=None,
-                        help="LaTeX to reach (default: the finished form of the goal)")  # fmt: skip
+                        help="the state to reach (default: the goal's finished form)")  # fmt: skip
     parser.add_argument("--goal", choices=GOALS, default=None,
                         help="without a TARGET: what to do (default: solve a statement, carry "
                         "out a derivative/integral/limit/sum, simplify otherwise)")  # fmt: skip

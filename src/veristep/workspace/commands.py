@@ -20,7 +20,7 @@ HELP = "apply operations ('factor', 'solve for x') to a state; every one becomes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("state", metavar="STATE", help="LaTeX to start from")
+    parser.add_argument("state", metavar="STATE", help="the start (LaTeX or plain)")
     parser.add_argument(
         "operations", nargs="+", metavar="OPERATION",
         help="what to do, in words: 'expand the left side', 'solve for x'",
