@@ -142,6 +142,8 @@ def test_ambiguous_input_is_refused_where_it_is(plain: str, column: int, hint: s
         ("x = 2 so y = 4", "so"),
         ("x mod 3", "mod"),
         ("lg(x)", "lg"),
+        ("second = 2", "second"),
+        ("exponent", "exponent"),
     ],
 )
 def test_unknown_words_are_refused_never_a_product_of_letters(plain: str, word: str) -> None:

@@ -71,13 +71,29 @@ def letter_run(source: str, i: int, j: int) -> list[Token]:
             letters += 1
             k += 1
             continue
-        _check_segment(source, k - letters, k, letters)
+        _check_segment(source, k - letters, k, letters, run=(i, j))
         letters = 0
         out.append(_word_token(found, k, k + len(found)))
         k += len(found)
-    _check_segment(source, j - letters, j, letters, last=True)
+    _check_segment(source, j - letters, j, letters, last=True, run=(i, j))
+    if len(out) < j - i:  # a word was found: "second" is not sec(o·n·d), "xsinx" is x·sin x
+        _refuse_wordlike(source, i, j, out)
     _refuse_glued_digit(source, out[-1], j)
     return out
+
+
+def _refuse_wordlike(source: str, i: int, j: int, out: list[Token]) -> None:
+    """Three or more single letters beside a function name look like an English word."""
+    run = 0
+    for tok in [*out, Token("cmd", "", j, j)]:
+        if tok.kind == "letter":
+            run += 1
+            continue
+        if run >= 3:
+            word = source[i:j]
+            raise LatexParseError(f"{word!r} is not a name the reader knows", source=source,
+                                  position=i, length=j - i)  # fmt: skip
+        run = 0
 
 
 def _whole_word(source: str, word: str, i: int, j: int) -> list[Token] | None:
@@ -103,13 +119,18 @@ def _word_token(word: str, i: int, j: int) -> Token:
     return Token("cmd", "\\" + word, i, j)  # a Greek letter or sqrt
 
 
-def _check_segment(source: str, start: int, end: int, letters: int, last: bool = False) -> None:
+def _check_segment(
+    source: str, start: int, end: int, letters: int, last: bool = False,
+    run: tuple[int, int] | None = None,
+) -> None:  # fmt: skip
     """Single letters side by side are a product (``xy``, ``abc``), but not a word."""
     if letters >= 4:
-        word = source[start:end]
+        i, j = run if run is not None and run != (start, end) else (start, end)
+        word = source[i:j]
+        hint = " ".join(word) if (i, j) == (start, end) and letters <= 6 else None
         raise LatexParseError(f"{word!r} is not a name the reader knows (letters side by side "
-                              "are multiplied)", source=source, position=start, length=letters,
-                              hint=" ".join(word) if letters <= 6 else None)  # fmt: skip
+                              "are multiplied)", source=source, position=i, length=j - i,
+                              hint=hint)  # fmt: skip
     if last and letters >= 3 and _bracket_follows(source, end):
         _refuse_word(source, source[start:end], start, end)
 
