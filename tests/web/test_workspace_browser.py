@@ -111,30 +111,75 @@ def test_conversational_cas_undo_and_a_targeted_operation(page, server, artifact
     page.screenshot(path=str(artifacts / "workspace.png"), full_page=True)
 
 
-def test_compose_save_view_and_version_a_page(page, server, artifacts) -> None:
-    page.goto(server + "/pages/new")
-    page.fill("#pg-title", "Quadratics")
+def test_a_teacher_builds_saves_reopens_exports_and_plays_a_page(page, server, artifacts) -> None:
+    """Text, a plot, a derivation and an exercise, from the home page by links alone."""
+    from veristep.workspace.session import Workspace
+
+    ws = Workspace("2x + 3 = 7")  # a derivation in the gallery to pick (the teacher's earlier work)
+    ws.apply("subtract 3 from both sides")
+    body = {"derivation": ws.derivation().to_json(), "title": "Linear"}
+    saved = page.request.post(server + "/api/derivations", data=body)
+    assert saved.ok, saved.text()
+
+    page.goto(server + "/")
+    page.get_by_role("link", name="Pages", exact=True).click()
+    page.click("#pg-new")
+    page.fill("#pg-title", "Linear equations")
     page.click("[data-add=markdown]")
+    text = page.locator(".pg-block").nth(0).locator("textarea")
+    text.fill("# Solving\n\nUndo each operation: $2x + 3 = 7$.")
+    page.wait_for_selector(".pg-block .pg-preview h2")
+    assert page.locator(".pg-block .pg-preview .katex").count() == 1
     page.click("[data-add=plot]")
+    plot = page.locator(".pg-block").nth(1)
+    plot.locator("input").first.fill("x y")  # not a function of x alone: refused as it is typed
+    page.wait_for_function("() => document.querySelector('.pg-plot-preview').innerText"
+                           ".includes('y would too')", timeout=SLOW)  # fmt: skip
+    assert "pg-bad" in plot.get_attribute("class")
+    plot.locator("input").first.fill("2x + 3")
+    page.wait_for_selector(".pg-plot-preview svg polyline", timeout=SLOW)
+    page.select_option("#pg-derivation", label="Linear")
+    page.click("#pg-add-derivation")
+    page.wait_for_selector(".pg-block[data-kind=derivation] .pg-states .katex")
     page.click("[data-add=exercise]")
-    page.locator(".pg-block textarea").first.fill("# Roots\n\nSolve $x^2 = 4$ by taking roots.")
-    page.locator(".pg-block textarea").first.dispatch_event("change")
-    page.locator(".pg-block").nth(1).get_by_role("button", name="move up").click()
-    assert page.eval_on_selector_all(".pg-block", "bs => bs.map(b => b.dataset.kind)") == [
-        "plot", "markdown", "exercise"]  # fmt: skip
-    page.locator(".pg-block").nth(2).get_by_role("button", name="delete").click()
+    exercise = page.locator(".pg-block").nth(3)
+    exercise.get_by_label("From").fill("2x + 3 = 7")
+    exercise.get_by_label("Expected next step").fill("2x = 4")
     page.click("#pg-save")
     page.wait_for_selector("#pg-status a", timeout=SLOW)
     assert "version 1" in page.inner_text("#pg-status")
+    page.screenshot(path=str(artifacts / "page-editor.png"), full_page=True)
+
+    page.click("#pg-status a")  # view
+    page.wait_for_selector(".vs-plot polyline")
+    page.wait_for_selector(".vs-block-derivation .vs-player")
+    assert page.locator(".vs-ex-choices li").count() >= 2
+    page.screenshot(path=str(artifacts / "page.png"), full_page=True)
+
+    page.click(".vs-page-meta >> text=edit")  # reopen
+    page.wait_for_function("() => document.querySelectorAll('.pg-block').length === 4")
+    assert page.input_value("#pg-title") == "Linear equations"
     page.click("#pg-save")
     page.wait_for_function(
         "() => document.querySelector('#pg-status').innerText.includes('version 2')", timeout=SLOW
     )
     page.click("#pg-status a")
-    page.wait_for_selector(".vs-plot")
-    page.wait_for_function("() => document.querySelector('h2 .katex, p .katex')")
-    assert "version 2" in page.inner_text(".vs-page-meta")
-    page.screenshot(path=str(artifacts / "page.png"), full_page=True)
+    with page.expect_download() as download:  # export
+        page.click("text=download as one offline file")
+    exported = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "Linear equations" in exported and "<link" not in exported and "<polyline" in exported
+
+    page.click("a.vs-ex-play")  # play
+    page.wait_for_selector("#pl-choices button", timeout=SLOW)
+    assert page.locator("#pl-new").is_hidden()
+    choices = page.locator("#pl-choices button")
+    for i in range(choices.count()):
+        choices.nth(i).click()
+        if page.inner_text("#pl-feedback").startswith("Right"):
+            break
+    assert page.inner_text("#pl-feedback").startswith("Right")
+    page.click("#pl-progress a")  # back to the page
+    page.wait_for_selector(".vs-page-title")
 
 
 def test_play_the_next_step(page, server, artifacts) -> None:

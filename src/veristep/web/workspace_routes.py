@@ -355,7 +355,7 @@ def get_page(
 
 @router.get("/pages/new", response_class=HTMLResponse)
 def new_page() -> str:
-    return _shell("New page", COMPOSER_HTML.replace("{ident}", ""))
+    return _shell("New page", COMPOSER_HTML.replace("{ident}", ""), "/pages")
 
 
 # A view draws its blocks within this many seconds (or the request deadline, if shorter); a plot
@@ -537,26 +537,26 @@ async def _exercise(request: Request, ident: str, derivation: dict[str, Any], k:
 # ---- HTML shells (the logic is in /assets/workspace.js) --------------------------------------
 
 
-def _shell(title: str, body: str) -> str:
+def _shell(title: str, body: str, active: str = "") -> str:
     from veristep.web.pages import layout
 
-    return layout(title, body + '<script src="/assets/workspace.js" defer></script>')
+    return layout(title, body + '<script src="/assets/workspace.js" defer></script>', active)
 
 
 @router.get("/workspace", response_class=HTMLResponse)
 def workspace_page() -> str:
-    return _shell("Workspace", WORKSPACE_HTML)
+    return _shell("Workspace", WORKSPACE_HTML, "/workspace")
 
 
 @router.get("/pages/{ident}/edit", response_class=HTMLResponse)
 def edit_page(ident: str, request: Request) -> str:
     _pages(request).versions(ident)  # a 404 page for an unknown one
-    return _shell("Edit page", COMPOSER_HTML.replace("{ident}", html.escape(ident)))
+    return _shell("Edit page", COMPOSER_HTML.replace("{ident}", html.escape(ident)), "/pages")
 
 
 @router.get("/play", response_class=HTMLResponse)
 def play_page() -> str:
-    return _shell("Next step", PLAY_HTML)
+    return _shell("Next step", PLAY_HTML, "/play")
 
 
 WORKSPACE_HTML = """
@@ -597,18 +597,33 @@ that the verifier grades. Click a glyph to select a sub-term, then <em>expand th
 
 COMPOSER_HTML = """
 <h1>Page</h1>
+<p class="hint"><a href="/pages">All pages</a> · Text, plots, derivations from the gallery and
+exercises; a workspace joins a page from the <a href="/workspace">workspace</a> (“Send to a
+page”). The server grades the derivations, workspaces and exercises when you save.</p>
 <div id="pg" data-ident="{ident}" class="card">
   <label for="pg-title">Title</label> <input id="pg-title" value="A page" autocomplete="off">
   <div id="pg-blocks"></div>
-  <div class="pg-add">Add: <button type="button" data-add="markdown">Text</button>
+  <div class="pg-add" role="group" aria-label="add a block">Add:
+    <button type="button" data-add="markdown">Text</button>
     <button type="button" data-add="plot">Plot</button>
-    <button type="button" data-add="workspace">Workspace</button>
-    <button type="button" data-add="exercise">Exercise</button></div>
+    <button type="button" data-add="exercise">Exercise</button>
+    <label for="pg-derivation">a saved derivation</label>
+    <select id="pg-derivation"><option value="">choose…</option></select>
+    <button type="button" id="pg-add-derivation">Add the derivation</button></div>
   <button id="pg-save" type="button">Save</button> <span id="pg-status" aria-live="polite"></span>
   <pre id="pg-error" class="field-error" hidden></pre>
 </div>
 <style>.pg-block { border: 1px solid #ccd; border-radius: 6px; padding: .5em; margin: .5em 0; }
-.pg-block textarea { width: 100%; min-height: 5em; font-family: monospace; }</style>
+.pg-block.pg-bad { border-color: #b42318; box-shadow: 0 0 0 2px #fdecec; }
+.pg-block textarea { width: 100%; min-height: 5em; font-family: monospace; }
+.pg-block label { display: block; margin-top: .3em; font-size: .9em; color: #444; }
+.pg-block input { width: 100%; max-width: 32rem; }
+.pg-row { display: flex; gap: 1em; } .pg-row input { width: 8em; }
+.pg-head button { margin-left: .3em; } .pg-preview, .pg-math { padding: .3em; background: #f7f8fb; }
+.pg-plot-preview svg { width: 100%; max-width: 28rem; height: auto; }
+.pg-states .pg-op { color: #555; font-style: italic; }
+.pg-add { margin: .6em 0; } .pg-add label { display: inline; }
+.pg-add select { width: auto; max-width: 16rem; }</style>
 """
 
 PLAY_HTML = """

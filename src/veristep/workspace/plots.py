@@ -6,6 +6,7 @@ huge); points where the function is undefined or not real break the line instead
 
 from __future__ import annotations
 
+import hashlib
 import html
 import math
 import re
@@ -166,30 +167,98 @@ def sample(expr: Any, var: str, low: float, high: float) -> list[float | None]:
 
 
 def draw(values: list[float | None], low: float, high: float) -> str:
-    """A polyline per defined run of values, in a box scaled to the finite values."""
+    """The function as SVG: a polyline per defined run of values, on a grid with numbered axes.
+
+    The vertical range leaves out the few values that run off towards a pole (``1/x`` near 0),
+    so the shape stays visible; the curve is clipped at the frame instead of squashed.
+    """
     finite = [v for v in values if v is not None]
     if not finite:
         return _message("nothing to draw: the function is undefined on this interval")
-    top, bottom = max(finite), min(finite)
-    span = (top - bottom) or 1.0
+    bottom, top = _vertical_range(finite)
+    left, right, up, down = 48, WIDTH - 12, 12, HEIGHT - 28
+
+    def px(i: int) -> float:
+        return left + (right - left) * i / (len(values) - 1)
+
+    def py(v: float) -> float:
+        return down - (down - up) * (v - bottom) / (top - bottom)
+
     runs, run = [], []
     for i, v in enumerate(values):
         if v is None:
             runs, run = runs + ([run] if run else []), []
             continue
-        px = PAD + (WIDTH - 2 * PAD) * i / (len(values) - 1)
-        py = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - bottom) / span
-        run.append(f"{px:.1f},{py:.1f}")
+        run.append(f"{px(i):.1f},{py(min(max(v, 2 * bottom - top), 2 * top - bottom)):.1f}")
     runs += [run] if run else []
-    lines = "".join(f'<polyline points="{" ".join(r)}" fill="none" stroke="#2457c5" '
-                    f'stroke-width="2"/>' for r in runs)  # fmt: skip
-    axis = ""
+    clip = "vs-plot-" + hashlib.sha1(repr((low, high, values)).encode()).hexdigest()[:12]
+    parts = [f'<clipPath id="{clip}"><rect x="{left}" y="{up}" width="{right - left}" '
+             f'height="{down - up}"/></clipPath>']  # fmt: skip
+    for t in nice_ticks(low, high):
+        x = left + (right - left) * (t - low) / (high - low)
+        grid = f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{up}" y2="{down}" stroke="#e5e7eb"/>'
+        parts.append(grid + _text(x, down + 16, "middle", t))
+    for t in nice_ticks(bottom, top):
+        y = py(t)
+        grid = f'<line x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e5e7eb"/>'
+        parts.append(grid + _text(left - 6, y + 4, "end", t))
     if bottom < 0 < top:
-        y0 = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (0 - bottom) / span
-        axis = f'<line x1="{PAD}" x2="{WIDTH - PAD}" y1="{y0:.1f}" y2="{y0:.1f}" stroke="#999"/>'
+        parts.append(f'<line x1="{left}" x2="{right}" y1="{py(0):.1f}" y2="{py(0):.1f}" '
+                     'stroke="#888"/>')  # fmt: skip
+    if low < 0 < high:
+        x0 = left + (right - left) * (0 - low) / (high - low)
+        parts.append(f'<line x1="{x0:.1f}" x2="{x0:.1f}" y1="{up}" y2="{down}" stroke="#888"/>')
+    parts.append(f'<rect x="{left}" y="{up}" width="{right - left}" height="{down - up}" '
+                 'fill="none" stroke="#ccc"/>')  # fmt: skip
+    parts.extend(f'<polyline points="{" ".join(r)}" fill="none" stroke="#2457c5" '
+                 f'stroke-width="2" clip-path="url(#{clip})"/>' for r in runs)  # fmt: skip
     label = html.escape(f"{low:g} … {high:g}")
     return (f'<svg class="vs-plot" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-            f'aria-label="plot on {label}">{axis}{lines}</svg>')  # fmt: skip
+            f'font-size="11" font-family="sans-serif" fill="#444" '
+            f'aria-label="plot on {label}">{"".join(parts)}</svg>')  # fmt: skip
+
+
+def _vertical_range(finite: list[float]) -> tuple[float, float]:
+    """The values' range, without the outer 2 % when they run far beyond the rest (a pole)."""
+    ordered = sorted(finite)
+    lo, hi = ordered[0], ordered[-1]
+    k = len(ordered) // 50
+    inner_lo, inner_hi = ordered[k], ordered[-1 - k]
+    inner = inner_hi - inner_lo
+    if k and inner > 0 and (hi - lo) > 10 * inner:
+        lo, hi = inner_lo, inner_hi
+    if hi - lo < 1e-12:
+        lo, hi = lo - 1.0, hi + 1.0
+    pad = 0.05 * (hi - lo)
+    return lo - pad, hi + pad
+
+
+def nice_ticks(low: float, high: float, count: int = 8) -> list[float]:
+    """About ``count`` round values (1, 2 or 5 times a power of ten) between ``low`` and ``high``.
+
+    >>> nice_ticks(-3, 3)
+    [-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0]
+    >>> nice_ticks(0, 0.5)
+    [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
+    """
+    span = high - low
+    if not span > 0 or not math.isfinite(span):
+        return []
+    raw = span / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(low / step - 1e-9)
+    ticks = []
+    k = first
+    while k * step <= high + 1e-9 * step and len(ticks) < 50:
+        ticks.append(float(round(k * step, 12)))
+        k += 1
+    return ticks
+
+
+def _text(x: float, y: float, anchor: str, value: float) -> str:
+    number = html.escape(f"{value:g}".replace("-", "−"))
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{number}</text>'
 
 
 def _message(text: str) -> str:

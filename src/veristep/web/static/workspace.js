@@ -149,12 +149,141 @@
   }
 
   // ---- page composer -------------------------------------------------------------------------
+  // A form per block kind: text with a live preview, a plot drawn as it is typed, a saved
+  // derivation or workspace shown as maths, an exercise from two states. Nothing here grades:
+  // the server grades the derivation, workspace and exercise blocks when the page is saved.
 
+  var KIND_LABELS = {
+    markdown: "Text", plot: "Plot", derivation: "Derivation", workspace: "Workspace", exercise: "Exercise"
+  };
   var TEMPLATES = {
     markdown: { text: "Some text with maths: $x^2 = 4$." },
-    plot: { expr: "x^2 - 4", from: -3, to: 3 },
-    workspace: { workspace: { start: "x^2 = 4", cursor: 0, positive: [], nodes: [{ id: 0, parent: null, latex: "x^2 = 4" }] } },
-    exercise: { exercise: { state: "2x = 4", expected: "x = 2", operation: null, choices: [{ latex: "x = 2", correct: true }] } }
+    plot: { expr: "x^2 - 4", from: -3, to: 3, var: "x" },
+    exercise: { exercise: { state: "2x = 4", expected: "x = 2", operation: null, choices: [] } }
+  };
+
+  function debounce(fn, ms) {
+    var timer = null;
+    return function () { clearTimeout(timer); timer = setTimeout(fn, ms); };
+  }
+
+  function labelled(box, text, input) {
+    var id = "pg-f-" + Math.random().toString(36).slice(2, 9);
+    var label = document.createElement("label");
+    label.htmlFor = id; label.textContent = text;
+    input.id = id;
+    box.appendChild(label); box.appendChild(input);
+    return input;
+  }
+
+  function input(value, attrs) {
+    var el = document.createElement("input");
+    el.value = value === null || value === undefined ? "" : String(value);
+    el.autocomplete = "off"; el.spellcheck = false;
+    Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    return el;
+  }
+
+  // The small Markdown the pages render: # headings, - lists, paragraphs, $maths$.
+  function previewMarkdown(el, text) {
+    el.innerHTML = "";
+    String(text).replace(/\r\n/g, "\n").split("\n\n").forEach(function (chunk) {
+      var lines = chunk.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
+      if (!lines.length) { return; }
+      if (lines.every(function (l) { return /^[-*] /.test(l); })) {
+        var ul = document.createElement("ul");
+        lines.forEach(function (l) { var li = document.createElement("li"); prose(li, l.slice(2)); ul.appendChild(li); });
+        el.appendChild(ul);
+        return;
+      }
+      lines.forEach(function (l) {
+        var h = /^(#{1,3}) (.+)/.exec(l);
+        var node = document.createElement(h ? "h" + (h[1].length + 1) : "p");
+        prose(node, h ? h[2] : l);
+        el.appendChild(node);
+      });
+    });
+  }
+
+  function mathList(states) {
+    var ol = document.createElement("ol");
+    ol.className = "pg-states";
+    states.forEach(function (st) {
+      var li = document.createElement("li");
+      if (st.op) { var op = document.createElement("span"); op.className = "pg-op"; op.textContent = st.op + " "; li.appendChild(op); }
+      var m = document.createElement("span"); tex(m, st.latex); li.appendChild(m);
+      ol.appendChild(li);
+    });
+    return ol;
+  }
+
+  var EDITORS = {
+    markdown: function (block, box) {
+      var area = document.createElement("textarea");
+      area.value = block.data.text;
+      labelled(box, "Text (Markdown; maths between $ signs)", area);
+      var preview = document.createElement("div");
+      preview.className = "pg-preview"; preview.setAttribute("aria-live", "polite");
+      box.appendChild(preview);
+      previewMarkdown(preview, area.value);
+      area.addEventListener("input", function () { block.data.text = area.value; previewMarkdown(preview, area.value); });
+    },
+    plot: function (block, box) {
+      var d = block.data;
+      var expr = labelled(box, "Function of x (LaTeX or as you type it: sin x, x^2 - 4)", input(d.expr));
+      var row = document.createElement("div"); row.className = "pg-row"; box.appendChild(row);
+      var low = labelled(row, "from", input(d.from, { type: "number", step: "any" }));
+      var high = labelled(row, "to", input(d.to, { type: "number", step: "any" }));
+      var preview = document.createElement("div");
+      preview.className = "pg-plot-preview"; preview.setAttribute("aria-live", "polite");
+      box.appendChild(preview);
+      var draw = debounce(function () {
+        d.expr = expr.value; d.from = parseFloat(low.value); d.to = parseFloat(high.value);
+        if (!expr.value.trim()) { preview.textContent = "type a function to plot"; return; }
+        post("/api/pages/plot", { expr: d.expr, from: d.from, to: d.to, var: d.var || "x" })
+          .then(function (r) {
+            box.classList.toggle("pg-bad", !r.ok);
+            if (r.ok) { preview.innerHTML = r.svg; } else { preview.textContent = r.message; }
+          })
+          .catch(function (e) { box.classList.add("pg-bad"); preview.textContent = e.message; });
+      }, 350);
+      [expr, low, high].forEach(function (el) { el.addEventListener("input", draw); });
+      draw();
+    },
+    derivation: function (block, box) {
+      var d = block.data.derivation, steps = d.steps || [];
+      box.appendChild(mathList((d.states || []).map(function (st, i) {
+        return { latex: typeof st === "string" ? st : st.latex, op: i ? (steps[i - 1] || {}).operation : "start" };
+      })));
+      var note = document.createElement("p"); note.className = "hint";
+      note.textContent = "Every step is graded again by the server when the page is saved.";
+      box.appendChild(note);
+    },
+    workspace: function (block, box) {
+      var ws = block.data.workspace, byId = {}, path = [], at = ws.cursor;
+      (ws.nodes || []).forEach(function (n) { byId[n.id] = n; });
+      while (at !== null && at !== undefined && byId[at] && path.length < 200) { path.unshift(byId[at]); at = byId[at].parent; }
+      box.appendChild(mathList(path.map(function (n) { return { latex: n.latex, op: n.operation || "start" }; })));
+      var note = document.createElement("p"); note.className = "hint";
+      note.textContent = "The current path of the workspace; the server grades every step when the page is saved.";
+      box.appendChild(note);
+    },
+    exercise: function (block, box) {
+      var ex = block.data.exercise;
+      var from = labelled(box, "From", input(ex.state));
+      var fromShown = document.createElement("div"); fromShown.className = "pg-math"; box.appendChild(fromShown);
+      var next = labelled(box, "Expected next step", input(ex.expected));
+      var nextShown = document.createElement("div"); nextShown.className = "pg-math"; box.appendChild(nextShown);
+      var note = document.createElement("p"); note.className = "hint";
+      note.textContent = "The choices are made and graded by the server when the page is saved.";
+      box.appendChild(note);
+      function sync() {
+        ex.state = from.value; ex.expected = next.value; ex.choices = [];
+        tex(fromShown, ex.state); tex(nextShown, ex.expected);
+      }
+      from.addEventListener("input", sync); next.addEventListener("input", sync);
+      sync();
+    }
   };
 
   function composerPage() {
@@ -165,61 +294,83 @@
       var host = $("pg-blocks");
       host.innerHTML = "";
       blocks.forEach(function (block, i) {
-        var box = document.createElement("div");
+        var box = document.createElement("section");
         box.className = "pg-block";
         box.dataset.kind = block.kind;
+        box.setAttribute("aria-label", KIND_LABELS[block.kind] + " block " + (i + 1));
+        var head = document.createElement("div");
+        head.className = "pg-head";
         var label = document.createElement("strong");
-        label.textContent = block.kind + " ";
-        box.appendChild(label);
-        [["↑", -1], ["↓", 1]].forEach(function (pair) {
+        label.textContent = (i + 1) + ". " + KIND_LABELS[block.kind] + " ";
+        head.appendChild(label);
+        [["\u2191", -1, "move up"], ["\u2193", 1, "move down"]].forEach(function (m) {
           var b = document.createElement("button");
-          b.type = "button"; b.textContent = pair[0];
-          b.setAttribute("aria-label", "move " + (pair[1] < 0 ? "up" : "down"));
+          b.type = "button"; b.textContent = m[0];
+          b.setAttribute("aria-label", m[2]);
           b.addEventListener("click", function () {
-            var j = i + pair[1];
+            var j = i + m[1];
             if (j < 0 || j >= blocks.length) { return; }
             var t = blocks[i]; blocks[i] = blocks[j]; blocks[j] = t; draw();
           });
-          box.appendChild(b);
+          head.appendChild(b);
         });
         var del = document.createElement("button");
         del.type = "button"; del.textContent = "delete";
+        del.setAttribute("aria-label", "delete block " + (i + 1));
         del.addEventListener("click", function () { blocks.splice(i, 1); draw(); });
-        box.appendChild(del);
-        var area = document.createElement("textarea");
-        area.value = block.kind === "markdown" ? block.data.text : JSON.stringify(block.data, null, 1);
-        area.setAttribute("aria-label", block.kind + " block " + (i + 1));
-        area.addEventListener("change", function () {
-          try {
-            block.data = block.kind === "markdown" ? { text: area.value } : JSON.parse(area.value);
-            showError(err, null);
-          } catch (e) { showError(err, new Error("block " + (i + 1) + ": " + e.message)); }
-        });
-        box.appendChild(area);
+        head.appendChild(del);
+        box.appendChild(head);
+        (EDITORS[block.kind] || function () {})(block, box);
         host.appendChild(box);
       });
     }
 
+    function add(block) { blocks.push(block); draw(); }
+
     root.querySelectorAll("[data-add]").forEach(function (b) {
       b.addEventListener("click", function () {
         var kind = b.getAttribute("data-add");
-        blocks.push({ kind: kind, data: JSON.parse(JSON.stringify(TEMPLATES[kind])) });
-        draw();
+        add({ kind: kind, data: JSON.parse(JSON.stringify(TEMPLATES[kind])) });
       });
     });
+    // A saved derivation from the gallery, picked by its title.
+    var pick = $("pg-derivation");
+    fetch("/api/derivations?limit=100").then(function (r) { return r.json(); }).then(function (data) {
+      (data.derivations || []).forEach(function (d) {
+        var o = document.createElement("option");
+        o.value = d.id; o.textContent = d.title;
+        pick.appendChild(o);
+      });
+    });
+    $("pg-add-derivation").addEventListener("click", function () {
+      if (!pick.value) { showError(err, new Error("pick a saved derivation first")); return; }
+      fetch("/api/derivations/" + encodeURIComponent(pick.value)).then(function (r) { return r.json(); })
+        .then(function (d) { showError(err, null); add({ kind: "derivation", data: { derivation: d.derivation } }); })
+        .catch(function (e) { showError(err, e); });
+    });
+
+    // A refused save names its blocks (blocks.N.data…): those blocks are marked.
+    function markBad(message) {
+      var bad = {};
+      String(message).replace(/blocks\.(\d+)\./g, function (_, n) { bad[n] = true; return _; });
+      $("pg-blocks").querySelectorAll(".pg-block").forEach(function (box, i) { box.classList.toggle("pg-bad", !!bad[i]); });
+    }
+
     $("pg-save").addEventListener("click", function () {
       var body = { title: $("pg-title").value, blocks: blocks };
+      var status = $("pg-status");
+      status.textContent = "saving and grading\u2026";
       var call = ident ? post("/api/pages/" + ident, body, "PUT") : post("/api/pages", body);
       call.then(function (saved) {
         showError(err, null);
+        markBad("");
         if (!ident) { ident = saved.id; history.replaceState(null, "", "/pages/" + ident + "/edit"); }
-        var status = $("pg-status");
         status.innerHTML = "";
-        status.appendChild(document.createTextNode("saved version " + saved.version + " · "));
+        status.appendChild(document.createTextNode("saved version " + saved.version + " \u00B7 "));
         var a = document.createElement("a");
         a.href = saved.url; a.textContent = "view the page";
         status.appendChild(a);
-      }).catch(function (e) { showError(err, e); });
+      }).catch(function (e) { status.textContent = ""; markBad(e.message); showError(err, e); });
     });
     if (ident) {
       fetch("/api/pages/" + ident).then(function (r) { return r.json(); }).then(function (data) {
@@ -378,6 +529,23 @@
         next.addEventListener("click", function () { at += 1; go(); });
         go();
       }).catch(function (e) { status.textContent = ""; showError(err, e); });
+    }
+    // /play?p=PAGE&b=BLOCK: an exercise block of a page, as the server built it at save.
+    var params = new URLSearchParams(window.location.search);
+    if (params.get("p") !== null && params.get("b") !== null) {
+      $("pl-new").hidden = true;
+      fetch("/api/pages/" + encodeURIComponent(params.get("p")) + "/exercises/" + encodeURIComponent(params.get("b")))
+        .then(function (r) { return r.json().then(function (d) { if (!r.ok) { throw new Error(d.message); } return d; }); })
+        .then(function (d) {
+          var back = $("pl-progress");
+          back.textContent = "";
+          var a = document.createElement("a");
+          a.href = "/pages/" + encodeURIComponent(params.get("p"));
+          a.textContent = "\u2190 back to \u201C" + d.title + "\u201D";
+          back.appendChild(a);
+          show(d.exercise);
+        })
+        .catch(function (e) { showError(err, e); });
     }
     // /play: the teacher's form makes one exercise; once made, the form (which holds the
     // expected step) is put away until another exercise is wanted.
