@@ -12,6 +12,7 @@ can hold) were refused. ``-v`` lists every input that was not read as meant.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from dataclasses import dataclass, field
@@ -119,6 +120,25 @@ def score(rows: list[dict[str, Any]]) -> Score:
     return Score([judge(row) for row in rows])
 
 
+def timing(rows: list[dict[str, Any]], rounds: int = 5) -> tuple[float, float]:
+    """Median and 95th percentile of one plain parse, in milliseconds."""
+    import statistics
+    import time
+
+    from veristep.core.errors import InputError
+    from veristep.mathgraph import parse_math
+
+    samples = []
+    for _ in range(rounds):
+        for row in rows:
+            began = time.perf_counter()
+            with contextlib.suppress(InputError):
+                parse_math(row["input"])
+            samples.append((time.perf_counter() - began) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(0.95 * (len(samples) - 1))]
+
+
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
     for name, label in (("dev.jsonl", "dev (used while tuning)"),
@@ -130,6 +150,8 @@ def main(argv: list[str]) -> int:
                 wanted = "refused" if o.row.get("refuse") else "meant"
                 if o.verdict != wanted:
                     print(f"    {o.row['id']} {o.verdict:9} {o.row['input']!r}: {o.detail}")
+    median, p95 = timing(load("dev.jsonl") + load("heldout.jsonl"))
+    print(f"parse time per input (reading only): median {median:.2f} ms, p95 {p95:.2f} ms")
     return 0
 
 
