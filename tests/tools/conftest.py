@@ -27,9 +27,11 @@ VERISTEP = str(Path(sys.executable).with_name("veristep"))
 MARK = "VERISTEP_TEST_SERVER_MARK"
 
 
-def server_params(data_dir: Path, mark: str, *args: str) -> StdioServerParameters:
+def server_params(
+    data_dir: Path, mark: str, *args: str, cwd: Path | None = None
+) -> StdioServerParameters:
     env = {**os.environ, "VERISTEP_DATA_DIR": str(data_dir), MARK: mark}
-    return StdioServerParameters(command=VERISTEP, args=["mcp", *args], env=env)
+    return StdioServerParameters(command=VERISTEP, args=["mcp", *args], env=env, cwd=cwd)
 
 
 class McpSession:
@@ -58,10 +60,10 @@ class McpSession:
 
 
 @contextlib.contextmanager
-def connect(data_dir: Path, *args: str) -> Iterator[McpSession]:
+def connect(data_dir: Path, *args: str, cwd: Path | None = None) -> Iterator[McpSession]:
     mark = uuid.uuid4().hex
     with start_blocking_portal() as portal:
-        client = Client(server_params(data_dir, mark, *args))
+        client = Client(server_params(data_dir, mark, *args, cwd=cwd))
         with portal.wrap_async_context_manager(client) as connected:
             yield McpSession(portal, connected, mark)
 

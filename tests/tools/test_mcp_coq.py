@@ -211,3 +211,20 @@ def test_cancelling_a_long_search_kills_its_coqtop_and_the_client_leaving_ends_a
         mark = session.mark
     # The client went away: the server, its workers and every coqtop end with it.
     assert _settle(lambda: not marked(mark)), marked(mark)
+
+
+def test_a_header_cannot_load_a_library_from_the_launch_folder(
+    mcp_connect: Any, tmp_path: Any
+) -> None:
+    """coqtop loads compiled libraries from its working directory; the server runs from an
+    empty folder of its own, so a Foo.vo beside the client is not found."""
+    import subprocess
+
+    launch = tmp_path / "launch"
+    launch.mkdir()
+    (launch / "Evil.v").write_text("Definition evil : 1 = 1 := eq_refl.\n")
+    subprocess.run(["coqc", "Evil.v"], cwd=launch, check=True, timeout=120, capture_output=True)
+    assert (launch / "Evil.vo").is_file()
+    with mcp_connect(tmp_path / "data", cwd=launch) as session:
+        opened = {"statement": "Theorem t : 1 = 1.", "header": "Require Import Evil."}
+        assert "Coq rejects the statement" in session.error("coq_open", opened)

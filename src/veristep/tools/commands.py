@@ -7,6 +7,10 @@ veristep mcp --http [--host 127.0.0.1] [--port 8765]   # streamable HTTP at /mcp
 from __future__ import annotations
 
 import argparse
+import atexit
+import os
+import shutil
+import tempfile
 
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
@@ -34,9 +38,21 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             f"the MCP server needs the optional 'mcp' extra (missing module {exc.name!r}): "
             "pip install 'veristep[mcp]'"
         ) from None
+    _private_working_directory(settings)
     server = VeristepMCP(settings)
     if args.http:
         anyio.run(server.run_http, args.host, args.port)
     else:
         anyio.run(server.run_stdio)
     return 0
+
+
+def _private_working_directory(settings: Settings) -> None:
+    """Run from an empty folder of our own under the data directory: coqtop loads compiled
+    libraries (and through them plugins) from its working directory, so a client's
+    ``Require Import Foo`` must not find whatever ``Foo.vo`` the launching folder holds."""
+    parent = settings.data_dir / "mcp"
+    parent.mkdir(parents=True, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="cwd-", dir=parent)
+    os.chdir(folder)
+    atexit.register(shutil.rmtree, folder, True)
