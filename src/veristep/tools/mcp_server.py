@@ -35,6 +35,7 @@ from veristep.tools.registry import Call, Registry, ToolError, ToolSpec
 log = logging.getLogger(__name__)
 
 GRACE_S = 5.0  # past the budget, the answer waits this long for the tool's own deadline
+REAP_EVERY_S = 30.0
 THREADS = 8  # tools running at once (each mostly waits on a worker process or coqtop)
 INSTRUCTIONS = (
     "veristep's verifiers as tools. Algebra: check a chain of states (each step gets a tier: "
@@ -76,10 +77,19 @@ class VeristepMCP:
         from veristep.core.pool import start_shared_pool
 
         start_shared_pool(self.settings)  # SymPy warms up while the client lists the tools
-        try:
-            yield {}
-        finally:
-            self.close()
+        async with anyio.create_task_group() as group:
+            group.start_soon(self._reap_forever)
+            try:
+                yield {}
+            finally:
+                group.cancel_scope.cancel()
+                self.close()
+
+    async def _reap_forever(self) -> None:
+        """Close idle Coq sessions even when no call comes (HTTP clients that went away)."""
+        while True:
+            await anyio.sleep(REAP_EVERY_S)
+            await anyio.to_thread.run_sync(self._reap, limiter=self.limiter)
 
     def close(self) -> None:
         """End every Coq session of this server (their coqtop processes with them)."""
