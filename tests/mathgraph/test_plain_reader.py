@@ -70,6 +70,8 @@ def _same(plain: str, latex: str) -> None:
         ("x ∈ R", r"x \in \mathbb{R}"),
         ("xy + abc", r"x y + a b c"),
         ("xy(x + y)", r"x y \left(x + y\right)"),
+        ("z = Re^(i theta)", r"z = R e^{i \theta}"),
+        ("=x+1", "= x + 1"),
         ("2(3)", r"2 \cdot 3"),
     ],
 )
@@ -142,6 +144,7 @@ def test_ambiguous_input_is_refused_where_it_is(plain: str, column: int, hint: s
         ("x = 2 so y = 4", "so"),
         ("x mod 3", "mod"),
         ("lg(x)", "lg"),
+        ("Re(z) = 1", "Re"),
         ("second = 2", "second"),
         ("exponent", "exponent"),
     ],

@@ -50,6 +50,8 @@ class PlainParser(Parser):
     """One parse of one typed string; only the conventions that differ from TeX live here."""
 
     def parse_line(self) -> Node:
+        if self.at("="):
+            return super().parse_line()  # STACK's "= e": the previous line's expression goes on
         starts = [self.peek()]
         rows = [self.statement_row()]
         while (tok := self.peek()) is not None and tok.kind == "sep":

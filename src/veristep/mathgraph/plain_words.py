@@ -35,11 +35,13 @@ CONNECTIVES = {"or": ("text", "or"), "and": ("text", "and"), "not": ("text", "no
 # than read as the product of their letters (m·a·x).
 UNKNOWN_FUNCTIONS = frozenset({
     "max", "min", "gcd", "lcm", "mod", "round", "det", "lim", "int", "integral", "integrate",
-    "diff", "sum", "prod", "arg", "Re", "Im", "erf", "deg", "frac", "trunc", "sinc", "cotangent",
+    "diff", "sum", "prod", "arg", "erf", "deg", "frac", "trunc", "sinc", "cotangent",
     "secant", "cosecant", "root", "fact", "factorial", "binom",
     "choose", "ncr", "nCr", "npr", "nPr", "floor", "ceil", "abs", "cbrt", "sqr", "sgn", "sign",
-    "exp", "log", "ln", "lg",
+    "exp", "log", "ln",
 })  # fmt: skip
+# Two-letter names that are products too (R·e^{iθ}, l·g): refused only before a bracket.
+BRACKET_ONLY_UNKNOWN = frozenset({"Re", "Im", "lg"})
 # Words people type around the maths: the reader does not guess a meaning for them.
 PROSE = frozenset({
     "so", "is", "if", "then", "let", "the", "we", "get", "thus", "hence", "therefore", "when",
@@ -60,6 +62,8 @@ def letter_run(source: str, i: int, j: int) -> list[Token]:
     if whole is not None:
         return whole
     if word in UNKNOWN_FUNCTIONS or word.lower() in PROSE - {"or", "and", "not"}:
+        _refuse_word(source, word, i, j)
+    if word in BRACKET_ONLY_UNKNOWN and _bracket_follows(source, j):
         _refuse_word(source, word, i, j)
     out: list[Token] = []
     k = i
@@ -186,6 +190,6 @@ def latex_unknown_word(word: str, followed_by_bracket: bool) -> str | None:
     a run of two letters before a bracket (``xy(x+y)``) stays a product."""
     if word in _LATEX_ONLY_UNKNOWN:
         return f"unknown function {word!r} spelled in letters would be a product of letters"
-    if followed_by_bracket and len(word) >= 3:
+    if followed_by_bracket and (len(word) >= 3 or word in BRACKET_ONLY_UNKNOWN):
         return f"unknown function {word!r}: letters side by side would be a product"
     return None
