@@ -77,11 +77,15 @@ def check(args: dict[str, Any], call: Call) -> dict[str, Any]:
     from veristep.grounding.chain import check as check_chain
 
     states = args["states"]
-    total = len(states) - 1
+    steps = max(1, len(states) - 1)
+    # The grounding observes its callback (an exception there is logged, not raised), so the
+    # budget is kept by the steps' own deadlines: a step cut short is unchecked, never evidence.
+    settings = call.settings.replace(
+        step_timeout_s=min(call.settings.step_timeout_s, max(0.5, call.left / steps))
+    )
 
     def on_step(verdict: Any, n: int) -> None:
         call.report(verdict.index, n, f"step {verdict.index}: {verdict.tier.name_lower}")
-        call.checkpoint()
 
     positive = frozenset(args.get("positive") or ())
     derivation = _cas(
@@ -90,9 +94,9 @@ def check(args: dict[str, Any], call: Call) -> dict[str, Any]:
         states,
         args.get("change_types"),
         args.get("target"),
-        call.settings,
+        settings,
         positive,
-        on_step=on_step if total > 1 else None,
+        on_step=on_step,
     )
     out = derivation.to_json()
     out["id"] = save_derivation(call, out)
@@ -145,11 +149,13 @@ def derive(args: dict[str, Any], call: Call) -> dict[str, Any]:
     proposer = args.get("proposer") or "symbolic"
     if proposer == "llm" and not call.settings.model:
         raise ToolError("derive", "no model is configured (set VERISTEP_MODEL)", "proposer")
-    settings = call.settings.replace(derive_timeout_s=max(1.0, min(call.left, 120.0)))
+    # Every attempt gets its share of the budget (derive's own deadline per attempt).
+    attempts = args.get("attempts") or (3 if proposer == "symbolic" else 1)
+    share = max(1.0, min(call.left / attempts, 120.0))
+    settings = call.settings.replace(derive_timeout_s=share)
 
     def on_step(verdict: Any, n: int) -> None:
         call.report(verdict.index, None, f"step {verdict.index}: {verdict.tier.name_lower}")
-        call.checkpoint()
 
     derivation = _cas(
         call,
