@@ -259,8 +259,10 @@ def _unbracketed_root(source: str, tokens: list[Token], k: int) -> None:
 
 def _exponents(source: str, tokens: list[Token]) -> list[Token]:
     """Brace each script as typed: ``x^23`` → x^{23}, ``x^-1`` → x^{-1}, ``e^(2x)`` → e^{2x},
-    ``log_10(x)`` → log_{10}(x), ``x_12`` → x_{12}; ``sin^-1`` is arcsin, as on calculators."""
+    ``log_10(x)`` → log_{10}(x), ``x_12`` → x_{12}; ``sin^-1`` is arcsin, as on calculators;
+    ``2^3^2`` is 2^(3^2), right to left as in most calculators and programming languages."""
     out: list[Token] = []
+    pending = 0  # braces of a tower x^a^b still open
     k = 0
     while k < len(tokens):
         tok = tokens[k]
@@ -275,35 +277,49 @@ def _exponents(source: str, tokens: list[Token]) -> list[Token]:
             out[-2:] = [Token("cmd", "\\arc" + base.text[1:], base.pos, base.end)]
             k += 2
             continue
-        start = k
-        signed = tok.text == "^" and tokens[k].kind == "char" and tokens[k].text in "+-"
-        if signed:
-            k += 1
-        if k >= len(tokens):
-            break
-        atom = tokens[k]
-        if atom.kind == "char" and atom.text == "(":
-            close = _matching(tokens, k)
-            if close < 0:
-                break  # the parser reports the unclosed bracket
-            body = tokens[k + 1 : close]
-            end_tok = tokens[close]
-            k = close + 1
-        elif atom.kind in ("number", "letter") or (atom.kind == "cmd" and _constant(atom)):
-            body = [atom]
-            end_tok = atom
-            k += 1
-        else:
-            k = start
+        found = _script(tokens, k, signed=tok.text == "^")
+        if found is None:
             continue
+        start, atom, body, end_tok, k = found
         out.append(Token("char", "{", tokens[start].pos, tokens[start].pos))
-        if signed:
-            out.append(tokens[start])
-        out.extend(body)
-        out.append(Token("char", "}", end_tok.end, end_tok.end))
+        out.extend(_exponents(source, body))
+        if (
+            tok.text == "^"
+            and k < len(tokens)
+            and tokens[k].text == "^"
+            and (_script(tokens, k + 1, signed=True) is not None)
+        ):
+            pending += 1  # the next power belongs inside this exponent
+            continue
+        out.extend(Token("char", "}", end_tok.end, end_tok.end) for _ in range(pending + 1))
+        pending = 0
         if tok.text == "^":
             _refuse_e_power(source, base, tokens[k] if k < len(tokens) else None, atom)
     return out
+
+
+def _script(
+    tokens: list[Token], k: int, signed: bool
+) -> tuple[int, Token, list[Token], Token, int] | None:
+    """The script at ``k``: (start, atom, tokens inside the braces, last token, next index)."""
+    start = k
+    sign = signed and k < len(tokens) and tokens[k].kind == "char" and tokens[k].text in "+-"
+    if sign:
+        k += 1
+    if k >= len(tokens):
+        return None
+    atom = tokens[k]
+    lead = [tokens[start]] if sign else []
+    if atom.kind == "char" and atom.text == "(":
+        close = _matching(tokens, k)
+        if close < 0:
+            return None  # the parser reports the unclosed bracket
+        # -(x+1) keeps its bracket: the sign is of the whole group
+        inner = tokens[k : close + 1] if sign else tokens[k + 1 : close]
+        return start, atom, [*lead, *inner], tokens[close], close + 1
+    if atom.kind in ("number", "letter") or (atom.kind == "cmd" and _constant(atom)):
+        return start, atom, [*lead, atom], atom, k + 1
+    return None
 
 
 _TRIG = frozenset({"\\sin", "\\cos", "\\tan", "\\sec", "\\csc", "\\cot"})
