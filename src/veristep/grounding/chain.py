@@ -163,6 +163,27 @@ def judge_transition(
     return verdict
 
 
+def _same_written_domain(a: State, b: State) -> bool:
+    """Whether the two expressions, as written, restrict their letters by the same conditions."""
+    from veristep.grounding.domain import conditions
+
+    return set(conditions(a.expr)) | set(a.hidden) == set(conditions(b.expr)) | set(b.hidden)
+
+
+def _domain_only_doubt(verdict: StepVerdict, a: State, b: State, ctx: Context) -> bool:
+    """A symbolic equivalence held back only by a domain that SymPy's evaluation changed: the
+    difference still zero-tests to 0 (never a positivity assumption, never mere evidence)."""
+    from veristep.grounding import cas
+    from veristep.grounding.rewrite import zero_test
+
+    if verdict.relation is not Relation.EQUIVALENT or verdict.tier is not Tier.VERIFIED:
+        return False
+    if verdict.check != "symbolic_equivalence" or "natural domain" not in (verdict.reason or ""):
+        return False
+    out = cas.run(zero_test, a.expr - b.expr, ctx=ctx)
+    return out.ok and out.value[0] == "zero"
+
+
 def written_domain(
     a: State, b: State, verdict: StepVerdict, change_type: ChangeType | None, ctx: Context
 ) -> StepVerdict:
@@ -187,6 +208,13 @@ def written_domain(
         again = judge(And(a.expr, *a.hidden), And(b.expr, *b.hidden), change_type, ctx)
         again.reason = f"with the written domain ({where}): {again.reason}"
         return again
+    if _same_written_domain(a, b) and _domain_only_doubt(verdict, a, b, ctx):
+        # SymPy evaluated a restriction away ((x-1)(x+1)/(x-1) is read as x + 1), but as
+        # written both sides are defined at the same points and equal at each of them.
+        return StepVerdict(
+            0, Tier.GROUNDED, Relation.EQUIVALENT, verdict.check,
+            f"the difference is 0, and both are defined at the same points as written ({where})",
+        )  # fmt: skip
     if verdict.relation is Relation.EQUIVALENT and verdict.tier is Tier.GROUNDED:
         verdict.tier = Tier.VERIFIED
         verdict.reason += f"; equal only where both are defined as written ({where})"
