@@ -18,6 +18,7 @@ import re
 from veristep.mathgraph.errors import LatexParseError
 from veristep.mathgraph.lexer import MAX_DIGITS, Token
 from veristep.mathgraph.plain_words import letter_run
+from veristep.mathgraph.vocabulary import FUNCTION_NAMES, GREEK
 
 # Longest first: "<=>" before "<=", "**" before "*".
 _OPERATORS = (
@@ -46,8 +47,14 @@ _CONTINUES_AFTER = {"+", "-", "*", "/", "^", "=", "<", ">", "(", "[", ",", "\\le
 _CONTINUES_BEFORE = {"=", "<", ">", "\\le", "\\ge", "\\ne", "\\Rightarrow", "\\iff", "\\approx",
                      ")", "]", "*", "/", "^"}  # fmt: skip
 # Words that take a bracketed argument and become a construct of their own.
-_BRACKETED = {"\\sqrt": ("{", "}"), "floor": ("\\lfloor", "\\rfloor"),
-              "ceil": ("\\lceil", "\\rceil"), "abs": ("|", "|")}  # fmt: skip
+# (kind, text) of the tokens that replace "word(" and ")"; abs uses \left| … \right| so that
+# abs(1 + abs(x)) nests without the ambiguity of bare bars.
+_BRACKETED = {
+    "\\sqrt": ([("cmd", "\\sqrt"), ("char", "{")], [("char", "}")]),
+    "floor": ([("cmd", "\\lfloor")], [("cmd", "\\rfloor")]),
+    "ceil": ([("cmd", "\\lceil")], [("cmd", "\\rceil")]),
+    "abs": ([("cmd", "\\left"), ("char", "|")], [("cmd", "\\right"), ("char", "|")]),
+}
 
 
 def tokenize_plain(source: str) -> list[Token]:
@@ -212,14 +219,12 @@ def _bracket_words(source: str, tokens: list[Token]) -> list[Token]:
             opened = k + 1 < len(out) and out[k + 1].kind == "char" and out[k + 1].text == "("
             close = _matching(out, k + 1) if opened else -1
             if opened and close > 0:
-                left, right = _BRACKETED[word]
-                kind = "cmd" if left.startswith("\\") else "char"
-                head = [] if word == "\\sqrt" else [Token(kind, left, tok.pos, out[k + 1].end)]
-                if word == "\\sqrt":
-                    head = [out[k], Token("char", "{", out[k + 1].pos, out[k + 1].end)]
-                    kind = "char"
-                closer = Token(kind, right, out[close].pos, out[close].end)
-                out[close] = closer
+                heads, tails = _BRACKETED[word]
+                end = out[close]
+                out[close : close + 1] = [Token(kd, tx, end.pos, end.end) for kd, tx in tails]
+                head = [Token(kd, tx, tok.pos, out[k + 1].end) for kd, tx in heads]
+                if word == "\\sqrt":  # keep \sqrt (or cbrt's "]") and open the brace
+                    head[0] = out[k]
                 out[k : k + 2] = head
             elif word == "\\sqrt":
                 _unbracketed_root(source, out, k)
@@ -319,9 +324,50 @@ def _script(
         return start, atom, [*lead, *inner], tokens[close], close + 1
     if atom.kind in ("number", "letter") or (atom.kind == "cmd" and _constant(atom)):
         return start, atom, [*lead, atom], atom, k + 1
+    closer = {"|": "|", "\\lfloor": "\\rfloor", "\\lceil": "\\rceil"}.get(atom.text)
+    if closer is not None:  # x^|y|, 2^floor(x)
+        end = next((m for m in range(k + 1, len(tokens)) if tokens[m].text == closer), -1)
+        if end > 0:
+            return start, atom, [*lead, *tokens[k : end + 1]], tokens[end], end + 1
+    if atom.text == "\\left":  # 2^abs(x): \left| … \right|
+        end = _closing_right(tokens, k)
+        if end > 0:
+            return start, atom, [*lead, *tokens[k : end + 1]], tokens[end], end + 1
+    after = tokens[k + 1] if k + 1 < len(tokens) else None
+    if atom.kind == "cmd" and after is not None and after.kind == "char" and after.text in "({":
+        # x^sin(x), e^sqrt(x): a function applied to its bracket
+        close = _matching(tokens, k + 1) if after.text == "(" else _closing_brace(tokens, k + 1)
+        if close > 0:
+            return start, atom, [*lead, *tokens[k : close + 1]], tokens[close], close + 1
     return None
 
 
+def _closing_right(tokens: list[Token], k: int) -> int:
+    """Index of the delimiter after the \\right matching the \\left at ``k``, or -1."""
+    depth = 0
+    for m in range(k, len(tokens) - 1):
+        if tokens[m].text == "\\left":
+            depth += 1
+        elif tokens[m].text == "\\right":
+            depth -= 1
+            if depth == 0:
+                return m + 1
+    return -1
+
+
+def _closing_brace(tokens: list[Token], k: int) -> int:
+    depth = 0
+    for m in range(k, len(tokens)):
+        if tokens[m].kind == "char" and tokens[m].text == "{":
+            depth += 1
+        elif tokens[m].kind == "char" and tokens[m].text == "}":
+            depth -= 1
+            if depth == 0:
+                return m
+    return -1
+
+
+_STARTS_FACTOR = GREEK | FUNCTION_NAMES | {"pi", "infty", "sqrt", "frac", "lfloor", "lceil"}
 _TRIG = frozenset({"\\sin", "\\cos", "\\tan", "\\sec", "\\csc", "\\cot"})
 
 
@@ -371,7 +417,10 @@ def _refuse_e_power(source: str, base: Token | None, nxt: Token | None, atom: To
     """``e^2x``: e^(2x) or e²·x? Students mean both; a number exponent of e glued to a name."""
     if base is None or base.kind != "letter" or base.text != "e" or atom.kind != "number":
         return
-    if nxt is not None and nxt.pos == atom.end and nxt.kind in ("letter", "cmd"):
+    factor = nxt is not None and (
+        nxt.kind == "letter" or (nxt.kind == "cmd" and nxt.text[1:] in _STARTS_FACTOR)
+    )
+    if nxt is not None and factor and nxt.pos == atom.end:
         raise LatexParseError("e^2x is ambiguous (e^(2x) or e^2 times x?)", source=source,
                               position=base.pos, length=nxt.end - base.pos,
                               hint=f"e^({source[atom.pos:nxt.end]}) or "
