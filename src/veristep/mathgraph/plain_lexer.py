@@ -17,8 +17,8 @@ import re
 
 from veristep.mathgraph.errors import LatexParseError
 from veristep.mathgraph.lexer import MAX_DIGITS, Token
+from veristep.mathgraph.plain_scripts import exponents, log_bases, matching
 from veristep.mathgraph.plain_words import letter_run
-from veristep.mathgraph.vocabulary import FUNCTION_NAMES, GREEK
 
 # Longest first: "<=>" before "<=", "**" before "*".
 _OPERATORS = (
@@ -91,7 +91,7 @@ def tokenize_plain(source: str) -> list[Token]:
             i = _symbol(source, i, tokens)
     tokens = _separators(source, tokens)
     tokens = _bracket_words(source, tokens)
-    return _exponents(source, _log_bases(tokens))
+    return exponents(source, log_bases(tokens))
 
 
 _DERIVATIVE = re.compile(r"d([A-Za-z])?[ \t]*/[ \t]*d([A-Za-z])(?![A-Za-z])")
@@ -189,19 +189,6 @@ def _separators(source: str, tokens: list[Token]) -> list[Token]:
     return out
 
 
-def _matching(tokens: list[Token], k: int) -> int:
-    """Index of the ')' closing the '(' at ``k``, or -1."""
-    depth = 0
-    for m in range(k, len(tokens)):
-        if tokens[m].kind == "char" and tokens[m].text == "(":
-            depth += 1
-        elif tokens[m].kind == "char" and tokens[m].text == ")":
-            depth -= 1
-            if depth == 0:
-                return m
-    return -1
-
-
 def _bracket_words(source: str, tokens: list[Token]) -> list[Token]:
     """``sqrt(x)`` → ``\\sqrt{x}``, ``floor(x)`` → ⌊x⌋, ``abs(x)`` → |x|, ``cbrt(x)`` → ∛x."""
     out = list(tokens)
@@ -217,7 +204,7 @@ def _bracket_words(source: str, tokens: list[Token]) -> list[Token]:
             word, k = "\\sqrt", k + 3
         if word in _BRACKETED:
             opened = k + 1 < len(out) and out[k + 1].kind == "char" and out[k + 1].text == "("
-            close = _matching(out, k + 1) if opened else -1
+            close = matching(out, k + 1) if opened else -1
             if opened and close > 0:
                 heads, tails = _BRACKETED[word]
                 end = out[close]
@@ -260,168 +247,3 @@ def _unbracketed_root(source: str, tokens: list[Token], k: int) -> None:
             hint=f"sqrt({source[arg.pos : after.end]}) or "
             f"sqrt({source[arg.pos : arg.end]}){source[after.pos : after.end]}",
         )
-
-
-def _exponents(source: str, tokens: list[Token]) -> list[Token]:
-    """Brace each script as typed: ``x^23`` → x^{23}, ``x^-1`` → x^{-1}, ``e^(2x)`` → e^{2x},
-    ``log_10(x)`` → log_{10}(x), ``x_12`` → x_{12}; ``sin^-1`` is arcsin, as on calculators;
-    ``2^3^2`` is 2^(3^2), right to left as in most calculators and programming languages."""
-    out: list[Token] = []
-    pending = 0  # braces of a tower x^a^b still open
-    k = 0
-    while k < len(tokens):
-        tok = tokens[k]
-        base = out[-1] if out else None
-        out.append(tok)
-        k += 1
-        if not (tok.kind == "char" and tok.text in "^_") or k >= len(tokens):
-            continue
-        if tokens[k].kind == "char" and tokens[k].text == "{":  # from superscript digits
-            continue
-        if tok.text == "^" and base is not None and _inverse_trig(base, tokens, k):
-            out[-2:] = [Token("cmd", "\\arc" + base.text[1:], base.pos, base.end)]
-            k += 2
-            continue
-        found = _script(tokens, k, signed=tok.text == "^")
-        if found is None:
-            continue
-        start, atom, body, end_tok, k = found
-        out.append(Token("char", "{", tokens[start].pos, tokens[start].pos))
-        out.extend(_exponents(source, body))
-        if (
-            tok.text == "^"
-            and k < len(tokens)
-            and tokens[k].text == "^"
-            and (_script(tokens, k + 1, signed=True) is not None)
-        ):
-            pending += 1  # the next power belongs inside this exponent
-            continue
-        out.extend(Token("char", "}", end_tok.end, end_tok.end) for _ in range(pending + 1))
-        pending = 0
-        if tok.text == "^":
-            _refuse_e_power(source, base, tokens[k] if k < len(tokens) else None, atom)
-    return out
-
-
-def _script(
-    tokens: list[Token], k: int, signed: bool
-) -> tuple[int, Token, list[Token], Token, int] | None:
-    """The script at ``k``: (start, atom, tokens inside the braces, last token, next index)."""
-    start = k
-    sign = signed and k < len(tokens) and tokens[k].kind == "char" and tokens[k].text in "+-"
-    if sign:
-        k += 1
-    if k >= len(tokens):
-        return None
-    atom = tokens[k]
-    lead = [tokens[start]] if sign else []
-    if atom.kind == "char" and atom.text == "(":
-        close = _matching(tokens, k)
-        if close < 0:
-            return None  # the parser reports the unclosed bracket
-        # -(x+1) keeps its bracket: the sign is of the whole group
-        inner = tokens[k : close + 1] if sign else tokens[k + 1 : close]
-        return start, atom, [*lead, *inner], tokens[close], close + 1
-    if atom.kind in ("number", "letter") or (atom.kind == "cmd" and _constant(atom)):
-        return start, atom, [*lead, atom], atom, k + 1
-    closer = {"|": "|", "\\lfloor": "\\rfloor", "\\lceil": "\\rceil"}.get(atom.text)
-    if closer is not None:  # x^|y|, 2^floor(x)
-        end = next((m for m in range(k + 1, len(tokens)) if tokens[m].text == closer), -1)
-        if end > 0:
-            return start, atom, [*lead, *tokens[k : end + 1]], tokens[end], end + 1
-    if atom.text == "\\left":  # 2^abs(x): \left| … \right|
-        end = _closing_right(tokens, k)
-        if end > 0:
-            return start, atom, [*lead, *tokens[k : end + 1]], tokens[end], end + 1
-    after = tokens[k + 1] if k + 1 < len(tokens) else None
-    if atom.kind == "cmd" and after is not None and after.kind == "char" and after.text in "({":
-        # x^sin(x), e^sqrt(x): a function applied to its bracket
-        close = _matching(tokens, k + 1) if after.text == "(" else _closing_brace(tokens, k + 1)
-        if close > 0:
-            return start, atom, [*lead, *tokens[k : close + 1]], tokens[close], close + 1
-    return None
-
-
-def _closing_right(tokens: list[Token], k: int) -> int:
-    """Index of the delimiter after the \\right matching the \\left at ``k``, or -1."""
-    depth = 0
-    for m in range(k, len(tokens) - 1):
-        if tokens[m].text == "\\left":
-            depth += 1
-        elif tokens[m].text == "\\right":
-            depth -= 1
-            if depth == 0:
-                return m + 1
-    return -1
-
-
-def _closing_brace(tokens: list[Token], k: int) -> int:
-    depth = 0
-    for m in range(k, len(tokens)):
-        if tokens[m].kind == "char" and tokens[m].text == "{":
-            depth += 1
-        elif tokens[m].kind == "char" and tokens[m].text == "}":
-            depth -= 1
-            if depth == 0:
-                return m
-    return -1
-
-
-_STARTS_FACTOR = GREEK | FUNCTION_NAMES | {"pi", "infty", "sqrt", "frac", "lfloor", "lceil"}
-_TRIG = frozenset({"\\sin", "\\cos", "\\tan", "\\sec", "\\csc", "\\cot"})
-
-
-def _inverse_trig(base: Token, tokens: list[Token], k: int) -> bool:
-    """``sin^-1``: the inverse function, as calculators and school books write it."""
-    if base.kind != "cmd" or base.text not in _TRIG or k + 1 >= len(tokens):
-        return False
-    sign, one = tokens[k], tokens[k + 1]
-    return sign.kind == "char" and sign.text == "-" and one.kind == "number" and one.text == "1"
-
-
-def _log_bases(tokens: list[Token]) -> list[Token]:
-    """``log2(x)``, ``log10(x)``: a number glued between log and a bracket is the base.
-    ``x in R``: R, N, Z, Q, C after ``in`` are the number sets."""
-    out: list[Token] = []
-    for k, tok in enumerate(tokens):
-        prev = tokens[k - 1] if k else None
-        if (
-            tok.kind == "letter"
-            and tok.text in "RNZQC"
-            and prev is not None
-            and prev.text == "\\in"
-        ):
-            out.append(Token("text", "\\mathbb", tok.pos, tok.end, tok.text))
-            continue
-        if (
-            tok.kind == "number"
-            and prev is not None
-            and prev.kind == "cmd"
-            and prev.text == "\\log"
-            and prev.end == tok.pos
-        ):
-            out.append(Token("char", "_", tok.pos, tok.pos))
-        out.append(tok)
-    return out
-
-
-def _constant(tok: Token) -> bool:
-    return tok.text in ("\\pi", "\\infty") or (tok.text[1:].isalpha() and tok.text[1:] in _GREEKISH)
-
-
-_GREEKISH = frozenset({"alpha", "beta", "gamma", "theta", "lambda", "mu", "phi", "omega", "tau",
-                       "sigma", "rho", "delta"})  # fmt: skip
-
-
-def _refuse_e_power(source: str, base: Token | None, nxt: Token | None, atom: Token) -> None:
-    """``e^2x``: e^(2x) or e²·x? Students mean both; a number exponent of e glued to a name."""
-    if base is None or base.kind != "letter" or base.text != "e" or atom.kind != "number":
-        return
-    factor = nxt is not None and (
-        nxt.kind == "letter" or (nxt.kind == "cmd" and nxt.text[1:] in _STARTS_FACTOR)
-    )
-    if nxt is not None and factor and nxt.pos == atom.end:
-        raise LatexParseError("e^2x is ambiguous (e^(2x) or e^2 times x?)", source=source,
-                              position=base.pos, length=nxt.end - base.pos,
-                              hint=f"e^({source[atom.pos:nxt.end]}) or "
-                                   f"e^{atom.text}*{source[nxt.pos:nxt.end]}")  # fmt: skip
