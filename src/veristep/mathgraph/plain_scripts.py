@@ -173,11 +173,8 @@ def log_bases(tokens: list[Token]) -> list[Token]:
 
 
 def _constant(tok: Token) -> bool:
-    return tok.text in ("\\pi", "\\infty") or (tok.text[1:].isalpha() and tok.text[1:] in _GREEKISH)
-
-
-_GREEKISH = frozenset({"alpha", "beta", "gamma", "theta", "lambda", "mu", "phi", "omega", "tau",
-                       "sigma", "rho", "delta"})  # fmt: skip
+    """A constant or Greek letter: one token of an exponent (``e^pi``, ``x^theta``)."""
+    return tok.text in ("\\pi", "\\infty") or tok.text[1:] in GREEK
 
 
 def _refuse_e_power(source: str, base: Token | None, nxt: Token | None, atom: Token) -> None:
