@@ -285,4 +285,7 @@ def test_lossy_steps_are_amber_assumptions_are_noted_and_the_gate_is_red(
     gate = page.locator(".vs-warn[data-kind=refuted]")
     assert "The conclusion is wrong" in gate.inner_text()
     assert "x = 9 does not solve" in gate.inner_text()
+    # A lost root's badge says "incomplete", not a neutral "not proved" that reads as fine.
+    words = page.eval_on_selector_all(".vs-badge-text", "bs => bs.map(b => b.textContent)")
+    assert words == ["1 checked", "2 incomplete"]
     context.close()

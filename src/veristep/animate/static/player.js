@@ -27,6 +27,11 @@
   };
   var TIER_ORDER = ["grounded", "verified", "plausible", "unchecked", "refuted"];
   function tierOf(name) { return TIERS[name] || TIERS.unchecked; }
+  /* A step's word: a step that loses a solution is "incomplete", never a neutral "not proved"
+     that reads as probably fine. */
+  function stepWord(s) {
+    return s.relation === "narrows" && s.tier === "plausible" ? "incomplete" : tierOf(s.tier).word;
+  }
 
   /* Tier icons drawn as SVG so they look the same with or without an emoji font. Shapes a reader
      cannot take for a number (medals read as the digits 1 and 2): a check mark in a filled
@@ -398,12 +403,12 @@
       var li = el("li");
       var b = el("button", "vs-badge");
       b.appendChild(icon(s.tier));
-      b.appendChild(el("span", "vs-badge-text", s.index + " " + t.word));
+      b.appendChild(el("span", "vs-badge-text", s.index + " " + stepWord(s)));
       b.setAttribute("data-icon", t.icon);
       b.type = "button";
       b.setAttribute("data-step", String(s.index));
       b.setAttribute("data-tier", s.tier);
-      var why = t.label + " (" + t.word + ") \u2014 " + (s.operation ? plainProse(s.operation) + ": " : "") +
+      var why = t.label + " (" + stepWord(s) + ") \u2014 " + (s.operation ? plainProse(s.operation) + ": " : "") +
         plainProse(s.reason || "");
       b.title = why;
       b.setAttribute("aria-label", "step " + s.index + ": " + why);
@@ -431,6 +436,7 @@
      and one when the target is not reached: impossible to miss, each with a way to see the step. */
   Player.prototype.buildWarnings = function () {
     var self = this, p = this.payload, box = el("div", "vs-warnings");
+    box.setAttribute("role", "group");  // an aria-label needs a role to be allowed
     box.setAttribute("aria-label", "warnings");
     (p.steps || []).forEach(function (s) {
       var w = stepWarning(s);
@@ -521,7 +527,7 @@
         var tag = el("span", "vs-tier-tag");
         tag.setAttribute("data-tier", s.tier);
         tag.appendChild(icon(s.tier));
-        tag.appendChild(document.createTextNode(" " + t.label + " \u00B7 " + t.word));
+        tag.appendChild(document.createTextNode(" " + t.label + " \u00B7 " + stepWord(s)));
         top.appendChild(tag);
         if (s.operation) appendProse(top.appendChild(el("span", "vs-step-op")), s.operation);
       }
@@ -791,7 +797,7 @@
     this.reason.textContent = "";
     this.reason.setAttribute("data-tier", s.tier);
     this.reason.appendChild(icon(s.tier));
-    this.reason.appendChild(document.createTextNode(" Step " + s.index + " \u00B7 " + t.label + " (" + t.word + "): "));
+    this.reason.appendChild(document.createTextNode(" Step " + s.index + " \u00B7 " + t.label + " (" + stepWord(s) + "): "));
     appendProse(this.reason, s.reason || "");
     var wit = witnessText(s.witness);
     if (wit && (s.reason || "").indexOf(wit) < 0) this.reason.appendChild(document.createTextNode(" (witness: " + wit + ")"));
