@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 # Heavier entry points are resolved lazily so `import veristep` stays cheap (no SymPy import).
 _LAZY = {
     "parse_latex": "veristep.mathgraph",
+    "parse_math": "veristep.mathgraph",
     "check": "veristep.grounding",
     "derive": "veristep.propose",
 }
@@ -31,6 +32,7 @@ __all__ = [
     "check",
     "derive",
     "parse_latex",
+    "parse_math",
 ]
 
 
