@@ -149,3 +149,15 @@ def test_odd_step_data_gets_a_plain_sentence_never_an_exception(step: dict) -> N
     said = step_sentence(step)
     assert isinstance(said, str) and said
     _clean(said)
+
+
+def test_a_goal_only_derive_states_the_answer_and_a_wrong_target_is_corrected() -> None:
+    from veristep.propose.completion import derive
+
+    solved = derive("x^2 - 2 = 0", None).to_json()["confidence"]["learner_summary"]
+    assert solved.startswith("The solutions are x = −√2 and x = √2.")
+    wrong = derive("2x + 8 = 30", "x = 12").to_json()["confidence"]["learner_summary"]
+    assert wrong.startswith("x = 12 does not solve it: the left side is 32, the right side 30")
+    assert "the solution is x = 11" in wrong and "not reached" not in wrong
+    for said in (solved, wrong):
+        _clean(said)

@@ -77,6 +77,7 @@ def plain_state(latex: str | None) -> str | None:
     s = re.sub(r"\s+", " ", plain_value(s)).strip()
     s = re.sub(r"(\d) ([A-Za-z])(?![A-Za-z])", r"\1\2", s)  # 5 x → 5x (not "1 or")
     s = s.replace(") (", ")(")
+    s = re.sub(r"(^|[=(,]\s*)− (?=[\w√(])", r"\1−", s)  # = − √2 → = −√2 (a sign, not a minus)
     return None if "\\" in s else s
 
 
@@ -230,10 +231,10 @@ def summary(doc: dict[str, Any], sentences: list[str], shown: list[str | None]) 
     parts: list[str] = []
     if doc.get("claim"):
         parts.append(_claim(doc["claim"]))
-    if doc.get("answer") and doc["answer"].get("sentence"):
-        parts.append(_sentence(doc["answer"]["sentence"]))
-    if end.get("correction"):
+    if end.get("correction"):  # a wrong target: the correction names the right answer too
         parts.append(_sentence(end["correction"]))
+    elif doc.get("answer") and doc["answer"].get("sentence"):
+        parts.append(_sentence(doc["answer"]["sentence"], lead="the answer: "))
     conclusion = end.get("conclusion") or {}
     if conclusion.get("verdict") == "refuted":
         parts.append(_wrong_answer(conclusion, start, steps, shown))
@@ -250,7 +251,7 @@ def summary(doc: dict[str, Any], sentences: list[str], shown: list[str | None]) 
         parts.append("Nothing to check yet: write the next line under the first.")
     elif steps and not counts and not conclusion and not doc.get("claim"):
         parts.append(_all_right(steps))
-        if doc.get("target") and not end.get("reached"):
+        if doc.get("target") and not end.get("reached") and not end.get("correction"):
             parts.append("You have not reached the answer you aimed for yet.")
     return " ".join(dict.fromkeys(p for p in parts if p))
 
@@ -313,9 +314,14 @@ def _which(word: str, indices: list[str]) -> str:
     return f"{word}s {', '.join(indices[:-1])} and {indices[-1]}"
 
 
-def _sentence(text: str) -> str:
-    s = plain_value(text.replace("$", ""))
-    s = s[:1].upper() + s[1:]
+def _sentence(text: str, lead: str = "") -> str:
+    """A sentence with $…$ maths spelt plainly; one that opens with maths gets ``lead`` (a
+    variable is never capitalised)."""
+    opens_with_maths = text.lstrip().startswith("$")
+    s = re.sub(r"\$([^$]*)\$", lambda m: plain_state(m[1]) or m[1], text).strip()
+    if opens_with_maths:
+        s = lead + s
+    s = s[:1].upper() + s[1:] if not opens_with_maths or lead else s
     return s if s.endswith(".") else s + "."
 
 
