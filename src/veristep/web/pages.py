@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
-from veristep.animate.html import player_document
+from veristep.animate.html import player_section
 from veristep.animate.plain import plain_math
 from veristep.core.tiers import Tier
 from veristep.web.grading import shown
@@ -105,7 +105,8 @@ def _field(name: str, label: str, value: str, hint: str = "", required: bool = T
   <input id="{name}" name="{name}" value="{html.escape(value)}"{need} autocomplete="off"
     spellcheck="false" data-preview="{name}-preview"
     aria-describedby="{name}-preview {name}-error">
-  <div class="tex-preview" id="{name}-preview" aria-live="polite"></div>
+  <div class="tex-preview" id="{name}-preview" aria-live="polite" tabindex="0"
+    role="region" aria-label="{label} as read"></div>
   <pre class="field-error" id="{name}-error" hidden></pre>
 </div>"""
 
@@ -185,7 +186,8 @@ one line alone is checked as a claim.</p>
   <span class="hint">{html.escape(PLAIN_HINT)}; the preview shows how each line was read</span>
   <textarea id="states" name="states" rows="8" required spellcheck="false"
     aria-describedby="states-preview states-error">{html.escape(CHECK_EXAMPLES[0][1])}</textarea>
-  <ol class="tex-preview lines-preview" id="states-preview" aria-label="preview"></ol>
+  <ol class="tex-preview lines-preview" id="states-preview" aria-label="preview"
+    tabindex="0"></ol>
   <pre class="field-error" id="states-error" hidden></pre>
   </div>
   <fieldset class="view-toggle">
@@ -261,8 +263,8 @@ def derivation_page(ident: str, request: Request) -> str:
         "download self-contained HTML</a></p>"
         f"<h1>{_title_html(saved)}</h1>"
     )
-    title = plain_math(saved.title, limit=90) + " · veristep"
-    return player_document(payload, inline=False, title=title, body_prefix=header)
+    # The site's own page (its navigation, a <main>), the player mounted inside it.
+    return layout(plain_math(saved.title, limit=90), header + player_section(payload), "/gallery")
 
 
 @router.get("/chat", response_class=HTMLResponse)

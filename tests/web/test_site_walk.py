@@ -1,0 +1,118 @@
+"""Every part of the site, reached from the home page by its links alone, at phone and desktop
+widths, each checked by axe-core (the script ships in a Python package; nothing is fetched).
+
+A screenshot of each page goes to $VERISTEP_ARTIFACTS when set, else pytest's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from veristep.web.app import create_app
+from veristep.web.testing import live_server
+
+pytestmark = pytest.mark.browser
+SLOW = 120_000
+PARTS = ("Derive", "Step checker", "Workspace", "Practice", "Pages", "Gallery", "Chat", "Review",
+         "Prove", "Laws")  # fmt: skip
+SERIOUS = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory) -> Path:
+    root = os.environ.get("VERISTEP_ARTIFACTS")
+    path = Path(root) if root else tmp_path_factory.mktemp("artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from veristep.core.settings import Settings
+    from veristep.workspace.session import Workspace
+
+    tmp = tmp_path_factory.mktemp("site")
+    app = create_app(Settings().replace(data_dir=tmp), tmp / "app.sqlite3")
+    with live_server(app) as url:
+        import httpx
+
+        ws = Workspace("2x + 3 = 7")
+        ws.apply("subtract 3 from both sides")
+        body = {"derivation": ws.derivation().to_json(), "title": "A linear equation"}
+        assert httpx.post(url + "/api/derivations", json=body, timeout=120).status_code == 200
+        page = {"title": "Roots", "blocks": [
+            {"kind": "markdown", "data": {"text": "# Roots\n\nSolve $x^2 = 4$."}},
+            {"kind": "plot", "data": {"expr": "x^2 - 4", "from": -3, "to": 3}}]}  # fmt: skip
+        assert httpx.post(url + "/api/pages", json=page, timeout=120).status_code == 200
+        yield url
+
+
+def _axe_script() -> str:
+    import axe_playwright_python
+
+    return Path(axe_playwright_python.__file__).with_name("axe.min.js").read_text("utf-8")
+
+
+def _serious(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it stands."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=_axe_script())
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {node['target']}"
+        for v in result["violations"]
+        if v["impact"] in SERIOUS
+        for node in v["nodes"][:3]
+    ]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_every_part_is_reached_by_its_link_with_no_serious_accessibility_violation(
+    chromium, server, artifacts, width
+) -> None:
+    context = chromium.new_context(viewport={"width": width, "height": 900})
+    outside: list[str] = []
+    errors: list[str] = []
+
+    def gate(route):
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", gate)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    found: dict[str, list[str]] = {}
+
+    def visit(name: str) -> None:
+        page.wait_for_load_state("networkidle")
+        assert page.locator("main#main h1").count() >= 1, name
+        page.screenshot(path=str(artifacts / f"site-{name.lower().replace(' ', '-')}-{width}.png"),
+                        full_page=True)  # fmt: skip
+        found[name] = _serious(page)
+
+    for name in PARTS:
+        nav = page.get_by_role("navigation", name="pages")
+        nav.get_by_role("link", name=name, exact=True).click()
+        visit(name)
+        assert (
+            nav.get_by_role("link", name=name, exact=True).get_attribute("aria-current") == "page"
+        ), name
+    # What the parts lead to: a saved derivation from the gallery, a page and its editor.
+    page.get_by_role("navigation", name="pages").get_by_role("link", name="Gallery").click()
+    page.get_by_role("link", name="A linear equation", exact=True).click()
+    visit("derivation")
+    page.get_by_role("navigation", name="pages").get_by_role("link", name="Pages").click()
+    page.get_by_role("link", name="Roots", exact=True).click()
+    visit("page")
+    page.get_by_role("link", name="edit").click()
+    visit("page editor")
+    context.close()
+    assert outside == [] and errors == []
+    assert {name: v for name, v in found.items() if v} == {}
