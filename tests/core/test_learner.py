@@ -36,6 +36,9 @@ CASES = [
     ["(a+b)^2 = a^2 + b^2"],
     ["\\frac{x^2-1}{x-1}", "x + 1"],
     ["x + 1 = 2", "x = \\"],
+    ["x + y = 5 \\land x - y = 1", "x = 4 \\land y = 1"],
+    ["2x - 3 < 5", "2x < 2"],
+    ["\\sin x = 0", "x = 0"],
     ["2x + 8 = 30"],  # a claim refuted at a landmark: the witness carries non-variable keys
     ["\\frac{1}{x}", "x"],
 ]
@@ -161,3 +164,10 @@ def test_a_goal_only_derive_states_the_answer_and_a_wrong_target_is_corrected() 
     assert "the solution is x = 11" in wrong and "not reached" not in wrong
     for said in (solved, wrong):
         _clean(said)
+
+
+def test_keep_every_case_is_said_only_of_finitely_many_solutions() -> None:
+    interval = check(["2x - 3 < 5", "2x < 2"]).to_json()["steps"][0]["learner"]
+    periodic = check(["\\sin x = 0", "x = 0"]).to_json()["steps"][0]["learner"]
+    assert interval.startswith("incomplete: you lost x = ") and periodic.startswith("incomplete")
+    assert "every case" not in interval and "every case" not in periodic

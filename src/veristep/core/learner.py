@@ -8,7 +8,7 @@ syntax or tier word can leak through. It is pure (no CAS): values arrive as SymP
 re-spelt here (``-2`` → ``−2``, ``sqrt(2)`` → ``√2``, ``x**2`` → ``x²``).
 
 >>> lost = {"index": 1, "tier": "plausible", "relation": "narrows",
-...         "facts": {"var": "x", "kept": [2], "lost": [-2]}}
+...         "facts": {"var": "x", "kept": [2], "lost": [-2], "all": True}}
 >>> said = step_sentence(lost, "x² = 4")
 >>> said.startswith("incomplete: you lost x = −2."), said.endswith("every case: x = 2 or x = −2.")
 (True, True)
@@ -171,8 +171,10 @@ def _wrong(step: dict[str, Any], facts: dict[str, Any], prev: str | None) -> str
         return f"the line before is {a}, this one is {b}."
     if isinstance(w, list) and w:
         return f"{_values(var, w[:3])} solves this line but not the line before."
-    if isinstance(w, dict) and w:
-        return f"it fails at {_point(w)}."
+    if isinstance(w, dict) and _point(w):
+        several = len([k for k in w if k not in _META]) > 1
+        head = f"the values {_point(w)} solve" if several else f"{_point(w)} solves"
+        return f"{head} this line but not the line before."
     return "it does not follow from the line before."
 
 
@@ -191,11 +193,12 @@ def _narrows(tier: str | None, facts: dict[str, Any]) -> str:
             "which does not solve the first line."
         )
     if lost:
-        every = _values(var, list(facts.get("kept") or []) + list(lost))
-        return (
-            f"incomplete: you lost {_values(var, lost)}. It solves the line before but not "
-            f"this one; keep every case: {every}."
+        said = (
+            f"incomplete: you lost {_values(var, lost)}. It solves the line before but not this one"
         )
+        if facts.get("all"):  # finitely many solutions: these are all of them
+            return f"{said}; keep every case: {_values(var, list(facts.get('kept') or []) + lost)}."
+        return said + "."
     return "incomplete: this step loses a solution of the line before."
 
 

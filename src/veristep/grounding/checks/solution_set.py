@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sympy import Basic, S, Symbol
+from sympy import Basic, FiniteSet, S, Symbol
 
 from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
@@ -53,8 +53,9 @@ def solution_set(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
 def _facts(result: tuple[str, Any, Any], var: Symbol) -> dict[str, Any] | None:
     """The values behind the decision as data (the learner view words them)."""
     tag, first, second = result
-    if tag == "narrows":
-        return {"var": var.name, "kept": list(first), "lost": list(second)}
+    if tag in ("narrows", "narrows-all"):
+        facts = {"var": var.name, "kept": list(first), "lost": list(second)}
+        return {**facts, "all": tag == "narrows-all"}
     if tag in ("widens", "widens-from-nothing"):
         return {"var": var.name, "added": list(first)}
     if tag == "empty":
@@ -71,7 +72,7 @@ def _decide(result: tuple[str, Any, Any], var: Symbol) -> Decision | None:
     tag, first, second = result
     if tag == "equal":
         return Decision.grounded(Relation.EQUIVALENT, "the same real solution set")
-    if tag == "narrows":
+    if tag in ("narrows", "narrows-all"):
         return Decision.grounded(
             Relation.NARROWS, f"narrows: keeps {_vals(first)}, loses {show(second)}"
         )
@@ -108,6 +109,10 @@ def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any
         return periodic(a, b, prev, nxt, var)
     if tag == "widens" and a == S.EmptySet:
         tag = "widens-from-nothing"
+    if tag == "narrows" and isinstance(a, FiniteSet):
+        # Finitely many solutions, so the kept and the lost values are all of them: a reader
+        # may be told to keep every case (never said of an interval or a periodic family).
+        tag = "narrows-all"
     if tag == "new" and not all(holds(prev, var, v) is False for v in first):
         return ("undecided", None, None)
     if tag == "new":
