@@ -88,7 +88,12 @@ def probe_grid(a: Expr, b: Expr, syms: tuple[Symbol, ...]) -> dict[str, str] | N
     """CAS task: :func:`probe_points`, then every combination of a few simple values (up to
     three variables): ``x^{ab}`` and ``(x^a)^b`` differ only at points such as x = −1, a = 2,
     b = 1/2, which no single shift of the probe list reaches."""
+    from veristep.grounding.sign_conditions import differing_point
+
     found = probe_points(a, b, syms)
+    if found is not None:
+        return found
+    found = differing_point(a, b, syms)  # either side of each sign condition the law needs
     if found is not None or len(syms) > 3:
         return found
     for values in product(_GRID, repeat=len(syms)):

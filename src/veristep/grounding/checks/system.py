@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sympy import And, Basic, Expr, Or, S, Symbol, solve
+from sympy import And, Basic, Expr, Or, S, Symbol, cos, cot, csc, pi, sec, sin, solve, tan
 from sympy.logic.boolalg import BooleanFalse, BooleanTrue, to_dnf
 
 from veristep.core.tiers import Relation, Tier
@@ -67,6 +67,10 @@ def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[s
     sols_p, sols_n = _solutions(prev, syms), _solutions(nxt, syms)
     if sols_n is None or sols_p is None:
         return ("undecided", None, polynomial)
+    # solve() lists one period of a trigonometric family (tan x = 0 gives only x = 0): the
+    # family's other members, each substituted back, are solutions too.
+    sols_p = sols_p + periodic_members(prev, sols_p, syms)
+    sols_n = sols_n + periodic_members(nxt, sols_n, syms)
     gained = _escaping(sols_n, nxt, prev, syms)
     if gained is not None:
         # A point of the next that fails the previous refutes only if the previous also has a
@@ -93,6 +97,47 @@ def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[s
     if not lost:
         return ("widens", _show(extra, syms), polynomial)
     return ("undecided", None, polynomial)
+
+
+_PERIODIC = (sin, cos, tan, cot, sec, csc)
+
+
+def periodic_members(s: Basic, sols: list[dict], syms: tuple[Symbol, ...]) -> list[dict]:
+    """Points of ``s`` beyond ``sols``: each variable found inside a trigonometric function
+    shifted by kπ (k = ±1, ±2), the other variables solved again, kept when ``s`` holds there.
+
+    >>> from sympy import Eq, symbols
+    >>> x, y = symbols("x y", real=True)
+    >>> periodic_members(And(Eq(tan(x), 0), Eq(y, x)), [{x: S.Zero, y: S.Zero}], (x, y))[0]
+    {x: -pi, y: -pi}
+    """
+    inside = {v for f in s.atoms(*_PERIODIC) for v in f.free_symbols if v in syms}
+    if not inside:
+        return []
+    eqs = [a.lhs - a.rhs for a in atoms_of(s) if kind(a) == "eq"]
+    out: list[dict] = []
+    for sol in sols:
+        if not _finite([sol], syms):
+            continue
+        for v in sorted(inside, key=str):
+            for k in (-1, 1, -2, 2):
+                out += _shifted(s, eqs, v, sol[v] + k * pi, syms, sols + out)
+    return out[:_MAX_SOLUTIONS]
+
+
+def _shifted(s: Basic, eqs: list[Expr], v: Symbol, value: Expr, syms: tuple[Symbol, ...],
+             known: list[dict]) -> list[dict]:  # fmt: skip
+    others = [w for w in syms if w != v]
+    fixed = [e.subs(v, value) for e in eqs]
+    found = solve([e for e in fixed if e != 0], others, dict=True) if others else [{}]
+    out = []
+    for d in found if isinstance(found, list) else []:
+        point = {v: value, **d}
+        if set(point) != set(syms) or any(p.free_symbols for p in point.values()):
+            continue
+        if _holds(s, point) is True and not any(_same(point, q, syms) for q in known + out):
+            out.append(point)
+    return out
 
 
 def _escaping(sols: list[dict], own: Basic, other: Basic, syms: tuple[Symbol, ...]) -> dict | None:
