@@ -40,3 +40,30 @@ def test_check_answer_carries_plain_learner_sentences(client):
     said = doc["steps"][0]["learner"] + " " + doc["confidence"]["learner_summary"]
     assert "Put x = 7 into x² = 4: the left side is 49, the right side 4." in said
     assert "**" not in said and not any(re.search(rf"\b{w}\b", said.lower()) for w in JARGON)
+
+
+HOSTILE = [
+    "\\frac{",
+    "(" * 300,
+    "x" * 2000,
+    "1/0 = x",
+    "x = \\",
+    "é ∑ 💥",
+    "sqrt(",
+    "x^^2",
+    "= = =",
+]
+
+
+def test_hostile_lines_get_a_json_answer_never_a_crash(client):
+    for text in HOSTILE:
+        for url, body in (
+            ("/api/parse", {"text": text}),
+            ("/api/hint", {"state": text}),
+            ("/api/slip", {"previous": "x = 1", "next": text}),
+            ("/api/slip", {"previous": text, "next": "x = 2"}),
+        ):
+            r = client.post(url, json=body)
+            assert r.status_code in (200, 400, 422), (url, text, r.status_code, r.text[:200])
+            assert isinstance(r.json(), dict)
+    assert client.post("/api/parse", json={"text": "x" * 2001}).status_code == 422
