@@ -51,6 +51,8 @@ def scaled_residual(
     if {f for f in dom_p if f.has(var)} != {f for f in dom_n if f.has(var)}:
         return _inclusion(tag, k, dom_p, dom_n)
     if tag == "const" and dom_p == dom_n:
+        if k == 1:  # a term moved across (add 2 to both sides): nothing was scaled
+            return Decision.grounded(Relation.EQUIVALENT, "the same equation rearranged")
         return Decision.grounded(Relation.EQUIVALENT, f"both sides scaled by the number {k}")
     if tag == "param":
         return _parameter(k)
