@@ -65,3 +65,24 @@ def test_html_shells_load(client) -> None:
     for url in ("/workspace", "/pages/new", "/play"):
         r = client.get(url)
         assert r.status_code == 200 and "/assets/workspace.js" in r.text
+
+
+def test_a_saved_derivations_exercises_are_listed_then_built_once(client) -> None:
+    from veristep.workspace.session import Workspace
+
+    ws = Workspace("2x + 3 = 7")
+    ws.apply("subtract 3 from both sides")
+    ws.apply("divide both sides by 2")
+    saved = client.post("/api/derivations", json={"derivation": ws.derivation().to_json()})
+    ident = saved.json()["id"]
+    listing = client.get(f"/api/derivations/{ident}/exercise-steps").json()
+    assert listing["steps"] == [1, 2]
+    # Asked for out of order while the background builds the first: each arrives, once.
+    last = client.get(listing["urls"][1]).json()["exercise"]
+    first = client.get(listing["urls"][0]).json()["exercise"]
+    assert (first["step"], last["step"]) == (1, 2)
+    assert first["state"] == ws.derivation().to_json()["states"][0]["latex"]
+    assert sum(c["correct"] for c in last["choices"]) == 1
+    assert client.get(listing["urls"][1]).json()["exercise"] == last  # kept, not rebuilt
+    assert client.get(f"/api/derivations/{ident}/exercises/7").status_code == 400
+    assert client.get("/api/derivations/nope/exercise-steps").status_code == 404

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
@@ -496,10 +497,16 @@ async def derivation_exercises(ident: str, request: Request) -> dict[str, Any]:
 
 @router.get("/api/derivations/{ident}/exercise-steps")
 def derivation_exercise_steps(ident: str, request: Request) -> dict[str, Any]:
-    """The steps of a saved derivation worth practising, at once; each is built on demand."""
+    """The steps of a saved derivation worth practising, at once. Their exercises start being
+    built in the background (low priority), in order, so each is ready by the time it is asked
+    for; one asked for before its turn is built at once instead."""
     from veristep.workspace.games import exercise_steps
 
-    steps = exercise_steps(_saved_derivation(request, ident))
+    derivation = _saved_derivation(request, ident)
+    steps = exercise_steps(derivation)
+    builder = _builder(request)
+    for k in steps:
+        builder.schedule(ident, derivation, k)
     return {"steps": steps, "urls": [f"/api/derivations/{ident}/exercises/{k}" for k in steps]}
 
 
@@ -512,25 +519,96 @@ async def derivation_exercise(ident: str, step: int, request: Request) -> dict[s
 EXERCISE_CACHE = 512  # exercises kept in memory, by (derivation, step): a class replays them
 
 
+class ExerciseBuilder:
+    """Exercises by (derivation, step): built once, kept, and built ahead in the background.
+
+    One background thread builds the scheduled ones in order, its CAS calls in the slow lane (low
+    priority), so practice never slows the rest of the site; an exercise asked for before its
+    turn is taken off the queue and built by the request itself.
+    """
+
+    def __init__(self, settings: Any) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.settings = settings
+        self.done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self.pending: dict[tuple[str, int], Any] = {}
+        self.lock = threading.Lock()
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="veristep-exercises")
+
+    def get(self, key: tuple[str, int]) -> dict[str, Any] | None:
+        with self.lock:
+            if key in self.done:
+                self.done.move_to_end(key)
+                return self.done[key]
+            return None
+
+    def keep(self, key: tuple[str, int], exercise: dict[str, Any]) -> None:
+        with self.lock:
+            self.done[key] = exercise
+            self.pending.pop(key, None)
+            while len(self.done) > EXERCISE_CACHE:
+                self.done.popitem(last=False)
+
+    def schedule(self, ident: str, derivation: dict[str, Any], k: int) -> None:
+        key = (ident, k)
+        with self.lock:
+            if key in self.done or key in self.pending:
+                return
+            self.pending[key] = self.pool.submit(self._build_behind, key, derivation)
+
+    def claim(self, key: tuple[str, int]) -> Any:
+        """The background build of ``key`` if it has started (await it), else None (it is
+        taken off the queue: the caller builds it now)."""
+        with self.lock:
+            future = self.pending.get(key)
+            if future is None or future.cancel():
+                self.pending.pop(key, None)
+                return None
+            return future
+
+    def _build_behind(self, key: tuple[str, int], derivation: dict[str, Any]) -> dict | None:
+        from veristep.core.pool import request_lane
+        from veristep.workspace.games import exercise_for_step
+
+        try:
+            with request_lane() as lane:
+                lane.slow = True  # background work: the low-priority lane from the start
+                built = exercise_for_step(derivation, key[1], self.settings).to_json()
+        except Exception:  # a failed build is retried by the request that asks for it
+            with self.lock:
+                self.pending.pop(key, None)
+            return None
+        self.keep(key, built)
+        return built
+
+
+def _builder(request: Request) -> ExerciseBuilder:
+    builder = getattr(request.app.state, "exercises", None)
+    if builder is None:
+        builder = request.app.state.exercises = ExerciseBuilder(request.app.state.settings)
+    return builder
+
+
 async def _exercise(request: Request, ident: str, derivation: dict[str, Any], k: int) -> dict:
     from veristep.workspace.games import exercise_for_step
 
-    cache = getattr(request.app.state, "exercises", None)
-    if cache is None:
-        cache = request.app.state.exercises = OrderedDict()
-    key = (ident, k)
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
+    builder, key = _builder(request), (ident, k)
+    ready = builder.get(key)
+    if ready is not None:
+        return ready
+    running = builder.claim(key)
+    if running is not None:
+        built = await asyncio.wait_for(asyncio.wrap_future(running), _timeout(request))
+        if built is not None:
+            return built
     settings = request.app.state.settings
 
     def work(_: Deadline) -> dict[str, Any]:
         return exercise_for_step(derivation, k, settings).to_json()
 
     built = await with_deadline(work, _timeout(request))
-    cache[key] = built
-    while len(cache) > EXERCISE_CACHE:
-        cache.popitem(last=False)
+    builder.keep(key, built)
     return built
 
 

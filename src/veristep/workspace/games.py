@@ -86,8 +86,8 @@ def next_step_exercise(
     exercise = Exercise(prev, nxt, operation, [Choice(nxt, True, tier="expected")])
     wrong: list[Choice] = []
     incomplete: list[Choice] = []
-    for family, latex in _candidates(a, b, settings):
-        verdict = _judge(a, latex, ctx)
+    candidates = _candidates(a, b, settings)
+    for (family, latex), verdict in zip(candidates, _judge_all(a, candidates, ctx), strict=True):
         choice = Choice(latex, False, family, verdict.tier.name_lower, verdict.reason,
                         verdict.witness)  # fmt: skip
         if verdict.tier is Tier.REFUTED:
@@ -213,6 +213,20 @@ def _judge(prev: State, latex: str, ctx: Context) -> StepVerdict:
     from veristep.grounding.chain import judge_transition
 
     return judge_transition(prev, latex, None, ctx)
+
+
+def _judge_all(prev: State, candidates: list[tuple[str, str]], ctx: Context) -> list[StepVerdict]:
+    """Every candidate judged from ``prev``, two at a time (the CAS pool has two workers per
+    lane); each thread keeps the caller's context, so a request's calls stay in its lane."""
+    import contextvars
+    from concurrent.futures import ThreadPoolExecutor
+
+    if len(candidates) < 2:
+        return [_judge(prev, latex, ctx) for _, latex in candidates]
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="veristep-distractor") as pool:
+        jobs = [pool.submit(contextvars.copy_context().run, _judge, prev, latex, ctx)
+                for _, latex in candidates]  # fmt: skip
+        return [job.result() for job in jobs]
 
 
 def _candidates(a: State, b: State, settings: Settings) -> list[tuple[str, str]]:
