@@ -664,7 +664,8 @@ that the verifier grades. Click a glyph to select a sub-term, then <em>expand th
 .ws-state .ws-picked { background: #ffe58a; border-radius: 3px; }
 .ws-steps li { margin: .4em 0; cursor: pointer; } .ws-steps .ws-warn { color: #8a5a00; }
 .ws-steps .ws-reason { color: #555; font-size: .85em; } .ws-steps .ws-current { font-weight: bold; }
-.ws-buttons button { margin-right: .4em; }
+.ws-buttons { display: flex; flex-wrap: wrap; gap: .5em; margin-top: .6em; }
+#ws-start button, #ws-command button { margin-top: .5em; }
 .ws-badge { font-size: .75em; padding: 0 .45em; border-radius: 4px; background: #e8ecf5; }
 [data-tier=grounded] > .ws-badge { background: #fde68a; }
 [data-tier=verified] > .ws-badge { background: #e5e7eb; }
