@@ -40,7 +40,13 @@ class StoppableBackend(CoqBackend):
     def _session_for(self, theorem: Theorem) -> CoqtopSession:
         if self.stopped.is_set():
             raise CoqCrashed("stopped: the call was cancelled or ran out of budget")
-        return super()._session_for(theorem)
+        session = super()._session_for(theorem)
+        if self.stopped.is_set():
+            # stop() ran while this thread was starting coqtop (it takes seconds): the process
+            # it started after stop()'s close would otherwise outlive the cancellation.
+            self.close()
+            raise CoqCrashed("stopped: the call was cancelled or ran out of budget")
+        return session
 
     def stop(self) -> None:
         self.stopped.set()

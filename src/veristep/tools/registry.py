@@ -99,8 +99,12 @@ class Call:
             raise Cancelled(f"budget of {self.budget_s:g} s spent")
 
     def on_cancel(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` (kill a prover, say) if this call is cancelled while it works."""
+        """Run ``fn`` (kill a prover, say) if this call is cancelled while it works; at once if
+        it already was (a cancel that came while the tool was still setting up)."""
         self._on_cancel.append(fn)
+        if self.cancelled.is_set():
+            with contextlib.suppress(Exception):
+                fn()
 
     def cancel(self) -> None:
         """Mark the call cancelled and run its hooks (from any thread)."""

@@ -242,6 +242,7 @@
 
   function attemptItem(a) {
     var li = el("li", null, { "data-failure": a.failure, "data-complete": a.complete ? "1" : "0" });
+    li.appendChild(el("span", a.n + ". ", { "class": "muted" }));
     li.appendChild(el("code", a.text));
     var goals = (a.goals_before == null ? "?" : a.goals_before) + "→" +
                 (a.goals_after == null ? "?" : a.goals_after);
@@ -261,8 +262,17 @@
     if (!verdict.accepted && verdict.failure && verdict.failure !== "none")
       box.appendChild(el("p", "failure: " + verdict.failure, { "class": "muted" }));
     if (verdict.accepted) {
+      var axioms = verdict.axioms || [];
       box.appendChild(el("p", "kernel: compiled and type-checked · coqchk: audited · axioms: " +
-        ((verdict.axioms || []).join(", ") || "none"), { "class": "rs-audit" }));
+        (axioms.length ? axioms.length + ", all on the allowlist" : "none"), { "class": "rs-audit" }));
+      if (axioms.length) {
+        var more = el("details", null, { "class": "rs-axioms" });
+        more.appendChild(el("summary", "the axioms the proof rests on"));
+        var ul = el("ul");
+        axioms.forEach(function (a) { ul.appendChild(el("li", a)); });
+        more.appendChild(ul);
+        box.appendChild(more);
+      }
     }
   }
 
