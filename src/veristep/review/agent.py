@@ -29,6 +29,7 @@ from veristep.review import ledger as ledger_ops
 from veristep.review.calls import ModelUnavailable
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import read_definitions
+from veristep.review.identity_claims import constrained_letters
 from veristep.review.machine import (
     LinkCheck,
     LinkGrounder,
@@ -81,6 +82,8 @@ class ReviewAgent:
         # Hears each step the moment the machine pass has judged it (the web streams findings).
         self.on_step = on_step
         self.contexts: dict[str, dict[str, Domain]] = {}
+        # Letters a hypothesis or an earlier relation is about, per step (review.identity_claims).
+        self.in_force: dict[str, set[str]] = {}
         # Checks of inequalities about the problem's letters, made in proof order (review.standing).
         self.standing_checks: dict[str, list[LinkCheck]] = {}
 
@@ -154,9 +157,12 @@ class ReviewAgent:
         steps before it; a sub-step later inherits its parent's context."""
         context = dict(read_declarations(self.trace.problem))
         standing = StandingMemory(read_standing(self.trace.problem))
+        in_force = constrained_letters(self.trace.problem)
         for sid in self.trace.order:
             self.contexts[sid] = dict(context)
             text = self.trace.steps[sid].text
+            self.in_force[sid] = set(in_force)
+            in_force |= constrained_letters(text)
             # Every step is read in order, even one already checked: its assumptions still count.
             self.standing_checks[sid] = standing.checks(text, self.settings)
             for letter, domain in read_declarations(text).items():
@@ -173,7 +179,12 @@ class ReviewAgent:
             top = self.trace.steps[top.parent]
         context = self.contexts.get(top.id)
         definitions = read_definitions(self.trace.problem)
-        result = machine_check(step.text, self.settings, self.grounder, context, definitions)
+        in_force = self.in_force.get(top.id)
+        if in_force is not None and top is not step:  # an elaboration: its parent's relations too
+            in_force = in_force | constrained_letters(top.text)
+        result = machine_check(
+            step.text, self.settings, self.grounder, context, definitions, in_force
+        )
         result = with_checks(result, self.standing_checks.get(step.id, []))
         step.machine = result
         if result.outcome == "grounded":

@@ -17,6 +17,7 @@ from veristep.core.tiers import Relation, Tier
 from veristep.review.claims import Link
 from veristep.review.machine import LinkCheck, LinkGrounder
 
+AS_CONDITION = "read as a condition, never as a flaw"
 _NAMED = re.compile(r"^\s*\\?[A-Za-z]+(?:_\{?[\w,]+\}?)?(?:\^\{?\w+\}?)?(?:\([^()]*\))?\s*$")
 
 
@@ -45,8 +46,14 @@ def make_grounder(check: Callable[..., Any]) -> LinkGrounder:
             return LinkCheck(link.latex, Tier.GROUNDED, f"grounding:{step.check}", step.reason)
         if relation is Relation.UNKNOWN:
             reason = f"grounding undecided: {step.reason}"
+        elif relation is Relation.REFUTED:
+            # The refutation is kept (a point where the sides differ): a sentence that claims an
+            # identity (review.identity_claims) turns it into a flaw with that point as witness.
+            said = step.reason.replace("the previous is", "the left side is")
+            said = said.replace("the next is", "the right side is")
+            reason = f"not an identity (refuted: {said}); {AS_CONDITION}"
         else:
-            reason = f"not an identity ({relation}); read as a condition, never as a flaw"
+            reason = f"not an identity ({relation}); {AS_CONDITION}"
         return LinkCheck(link.latex, Tier.PLAUSIBLE, f"grounding:{step.check}", reason)
 
     return ground

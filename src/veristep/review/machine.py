@@ -174,11 +174,14 @@ def machine_check(
     grounder: LinkGrounder | None = None,
     context: dict[str, Domain] | None = None,
     definitions: Definitions | None = None,
+    in_force: set[str] | None = None,
 ) -> MachineResult:
     """Judge every claim of one step (see the module docstring for the policy).
 
     ``definitions``: functions defined in the problem (``P(x) = x^3 - 3x + 1``); the step's own
-    definitions are added, and win.
+    definitions are added, and win. ``in_force``: the letters some hypothesis or earlier relation
+    is about; when given, a sentence that says it expands, factors or simplifies claims an
+    identity in the other letters (``review.identity_claims``), and a false one is a flaw.
     """
     settings = settings or Settings()
     admitted = admission(text)
@@ -200,6 +203,10 @@ def machine_check(
     checks += check_applications(text, {**(definitions or {}), **read_definitions(text)})
     searched = [judge_universal(u, settings) for u in universals]
     checks += searched
+    if in_force is not None:
+        from veristep.review.identity_claims import identity_flaws
+
+        checks = identity_flaws(text, checks, in_force)
     # A universal claim's sentence was already screened for hedges by its own reader, which
     # unlike the arithmetic one does not treat "mod" as a hedge.
     refuted = [c for c in checks if c.tier is Tier.REFUTED and (c in searched or not hedged)]
@@ -222,14 +229,18 @@ def check_steps(
     that satisfy the problem's hypotheses (``review.standing``), under the assumptions the proof
     has made so far.
     """
+    from veristep.review.identity_claims import constrained_letters
+
     settings = settings or Settings()
     context = dict(read_declarations(problem))
     definitions = read_definitions(problem)
     standing = StandingMemory(read_standing(problem))
     results = []
+    in_force = constrained_letters(problem)
     for text in texts:
-        result = machine_check(text, settings, grounder, context, definitions)
+        result = machine_check(text, settings, grounder, context, definitions, set(in_force))
         results.append(with_checks(result, standing.checks(text, settings)))
+        in_force |= constrained_letters(text)
         for letter, domain in read_declarations(text).items():
             context[letter] = context[letter].merged(domain) if letter in context else domain
     return results
