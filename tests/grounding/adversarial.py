@@ -65,6 +65,8 @@ def _pt(*xs: Any) -> tuple[dict[sp.Symbol, Any], ...]:
 
 
 # ------------------------------------------------------------------ families
+# Equations mostly; an inequality now and then (√(u²) < 2 → u < 2 adds every u < −2).
+_RELATIONS = [("=", sp.Eq), ("=", sp.Eq), ("<", sp.Lt), ("\\geq", sp.Ge)]
 # Each builder returns (prev LaTeX, next LaTeX, prev form, next form, statement?, hints).
 
 
@@ -83,8 +85,9 @@ def pow_of_pow(pick: Pick) -> tuple[Any, ...]:
         return lhs_t, rhs_t, lhs, rhs, False, ()
     r = pick([1, 2])
     c = r**mn
-    return (f"{lhs_t} = {c}", f"{rhs_t} = {c}", sp.Eq(lhs, c, evaluate=False),
-            sp.Eq(rhs, c, evaluate=False), True, _pt(_x_at(u, r), _x_at(u, -r)))  # fmt: skip
+    op, rel = pick(_RELATIONS)
+    return (f"{lhs_t} {op} {c}", f"{rhs_t} {op} {c}", rel(lhs, c, evaluate=False),
+            rel(rhs, c, evaluate=False), True, _pt(_x_at(u, r), _x_at(u, -r)))  # fmt: skip
 
 
 def pow_symbolic(pick: Pick) -> tuple[Any, ...]:
@@ -123,8 +126,9 @@ def root_of_power(pick: Pick) -> tuple[Any, ...]:
     if pick(["expr", "stmt"]) == "expr":
         return lhs_t, rhs_t, lhs, u, False, ()
     r = pick([1, 2, 3])
-    return (f"{lhs_t} = {r}", f"{rhs_t} = {r}", sp.Eq(lhs, r, evaluate=False),
-            sp.Eq(u, r, evaluate=False), True, _pt(_x_at(u, r), _x_at(u, -r)))  # fmt: skip
+    op, rel = pick(_RELATIONS)
+    return (f"{lhs_t} {op} {r}", f"{rhs_t} {op} {r}", rel(lhs, r, evaluate=False),
+            rel(u, r, evaluate=False), True, _pt(_x_at(u, r), _x_at(u, -r)))  # fmt: skip
 
 
 def even_denominator(pick: Pick) -> tuple[Any, ...]:
@@ -243,7 +247,8 @@ def make_step(family: str, pick: Pick) -> Step:
         if family == "periodic_cut":  # the classic: the answer states y too
             next_t = rf"x = 0 \land y = {sp.latex(g.subs(X, 0))}"
             next_f = sp.And(sp.Eq(X, 0), sp.Eq(Y, g.subs(X, 0)))
-        hints = tuple({**h, Y: g.subs(X, h[X])} for h in hints)
+        grid = tuple({X: v} for v in GRID) if family != "periodic_cut" else ()
+        hints = tuple({**h, Y: g.subs(X, h[X])} for h in hints + grid)
     elif where == "conjunction":
         bound = pick([-20, -30])
         prev_t, next_t = rf"{prev_t} \land x > {bound}", rf"{next_t} \land x > {bound}"
