@@ -122,3 +122,30 @@ def test_a_law_screen_shows_its_status_and_a_finite_model(client) -> None:
     rows = [r.split() for r in out["model"].splitlines()]
     # The table is a model: a ◇ b = b for every a, b... read back from the shown table.
     assert all(rows[a][b] == str(b) for a in range(len(rows)) for b in range(len(rows)))
+
+
+EVEN = "Let $n$ be an even integer. Then $n = 2k$ for some integer $k$. Hence $n^2 = 4k^2$ is even."
+
+
+def test_with_a_model_the_agent_transitions_stream_after_the_machine_findings_dummylm(
+    make_client, settings
+) -> None:
+    from dspy.utils import DummyLM
+
+    from veristep.review.scripted import elaborate
+
+    lm = DummyLM([elaborate(), elaborate(local=("s1",)), elaborate(local=("s2",))])
+    client = make_client(settings, lm=lm)
+    assert "A language model is configured" in client.get("/review").text
+    got = events(client.post("/api/review/stream", json={"proof": EVEN}).text)
+    assert got[0] == {"event": "started", "has_model": True}
+    kinds = [e["event"] for e in got]
+    # Every machine finding comes before the first model iteration.
+    assert kinds.index("iteration") > max(i for i, k in enumerate(kinds) if k == "step")
+    iterations = [e for e in got if e["event"] == "iteration"]
+    assert iterations[0]["states"]["s1"] == "verified"  # OPEN -> VERIFIED, as it happened
+    assert iterations[-1]["states"] == {"s1": "verified", "s2": "verified", "s3": "verified"}
+    done = got[-1]
+    assert done["verdict"] == "accepted" and done["has_model"]
+    # A model's elaboration is plausibility only: never grounded.
+    assert {s["tier"] for s in done["steps"]} == {"plausible"}

@@ -216,7 +216,10 @@
         } else if (name === "iteration") {
           Object.keys(data.states).forEach(function (sid) {
             var item = document.getElementById("step-" + sid);
-            if (item) item.setAttribute("data-state", data.states[sid]);
+            if (!item || item.getAttribute("data-state") === data.states[sid]) return;
+            item.setAttribute("data-state", data.states[sid]);
+            var word = item.querySelector(".rs-state");
+            if (word) word.textContent = STATE_WORDS[data.states[sid]] || data.states[sid];
           });
           status.textContent = "Agent iteration " + data.iteration + ": " + (data.log || []).slice(-1).join("");
         } else if (name === "done") {
@@ -364,8 +367,10 @@
   /* A finite model "0 1\n1 0" as a table of the operation: row a, column b holds a ◇ b. */
   function modelTable(text) {
     var rows = text.trim().split("\n").map(function (r) { return r.trim().split(/\s+/); });
-    var table = el("table", null, { "class": "rs-model" });
-    table.appendChild(el("caption", "A model of size " + rows.length + ": row a, column b holds a ◇ b"));
+    var figure = el("figure", null, { "class": "rs-figure" });
+    figure.appendChild(el("figcaption", "A model of size " + rows.length +
+                          ": row a, column b holds a ◇ b"));
+    var table = figure.appendChild(el("table", null, { "class": "rs-model" }));
     var head = el("tr");
     head.appendChild(el("th", "◇", { scope: "col" }));
     rows.forEach(function (_, j) { head.appendChild(el("th", String(j), { scope: "col" })); });
@@ -376,7 +381,7 @@
       r.forEach(function (v) { tr.appendChild(el("td", v)); });
       table.appendChild(tr);
     });
-    return table;
+    return figure;
   }
   function screenBox(box, report) {
     box.textContent = "";
