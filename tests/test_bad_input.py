@@ -154,7 +154,7 @@ CASES: dict[str, Case] = {
     "derive-nonsense-target": Case(
         ("derive", "x+1=2", "\\frobnicate", "--json"), 2, ("TARGET", "\\frobnicate")
     ),
-    "derive-empty-target": Case(("derive", "x+1=2", ""), 2, ("TARGET",)),
+    "derive-empty-start": Case(("derive", "", "x=1"), 2, ("START is empty",)),  # a target may be
     "derive-huge-start": Case(
         ("derive", LONG_STATE, "x=0", "--attempts", "1", "--json"), 0, json=True, budget_s=40
     ),

@@ -51,7 +51,19 @@ def parse_state(latex: str, settings: Settings, positive: frozenset[str] = froze
 
     state = _parse_state(latex, settings, positive)
     state.reader = reader_for(latex)
+    if state.reader == "plain" and state.graph is not None and _latex_too(latex, state, settings):
+        state.reader = "latex"  # x^3 + 27 is LaTeX as well, read the same: kept as typed
     return state
+
+
+def _latex_too(text: str, state: State, settings: Settings) -> bool:
+    """Whether the LaTeX reader reads ``text`` into the same graph as the plain reader did."""
+    from veristep.mathgraph import parse_latex, structurally_equal
+
+    try:
+        return structurally_equal(parse_latex(text, settings), state.graph)
+    except Exception:  # not LaTeX (sqrt(x), sin x): the plain reading stands
+        return False
 
 
 def _parse_state(latex: str, settings: Settings, positive: frozenset[str]) -> State:

@@ -27,6 +27,7 @@ Approx(pi, 157/50)
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import sympy
@@ -118,13 +119,38 @@ def locate(err: InputError, source: str) -> InputError:
         return err
     kept = [i for i, ch in enumerate(source) if not ch.isspace()]
     compact = "".join(source[i] for i in kept)
-    found = compact.find("".join(fragment.split()))
-    if found >= 0:
-        last = kept[found + len("".join(fragment.split())) - 1]
-        err.source, err.position, err.length = source, kept[found], last - kept[found] + 1
-        err.message = err.extra.get("bare", err.message)
-        err.args = (err.message,)
+    for spelling in (fragment, *_typed_spellings(fragment)):
+        wanted = "".join(spelling.split())
+        found = compact.find(wanted)
+        if found >= 0:
+            last = kept[found + len(wanted) - 1]
+            err.source, err.position, err.length = source, kept[found], last - kept[found] + 1
+            err.message = err.extra.get("bare", err.message)
+            err.args = (err.message,)
+            break
     return err
+
+
+_FRAC = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
+_POWER = re.compile(r"\^\{([^{}]*)\}")
+
+
+def _typed_spellings(fragment: str) -> list[str]:
+    """How a person may have typed a LaTeX fragment as plain maths (``\\frac{1}{0}`` as ``1/0``),
+    so that an error found after reading plain input is still located in what was typed.
+
+    >>> _typed_spellings(r"\\frac{1}{x}")[:2]
+    ['1/x', '(1)/(x)']
+    """
+    frac = _FRAC.fullmatch(fragment.strip())
+    if frac:
+        a, b = frac.groups()
+        return [f"{a}/{b}", f"({a})/({b})", f"{a}/({b})", f"({a})/{b}"]
+    power = _POWER.search(fragment)
+    if power:
+        inner = power.group(1)
+        return [_POWER.sub(f"^{inner}", fragment, 1), _POWER.sub(f"^({inner})", fragment, 1)]
+    return []
 
 
 def branches(
