@@ -284,8 +284,6 @@ def describe(exc: ValidationError, prefix: str = "") -> str:
     return "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else "")
 
 
-
-
 def clean_block(block: BlockIn) -> dict[str, Any]:
     """The block as stored: only the fields this server uses; every client verdict dropped."""
     data: dict[str, Any]
