@@ -149,3 +149,12 @@ def test_with_a_model_the_agent_transitions_stream_after_the_machine_findings_du
     assert done["verdict"] == "accepted" and done["has_model"]
     # A model's elaboration is plausibility only: never grounded.
     assert {s["tier"] for s in done["steps"]} == {"plausible"}
+
+
+@pytest.mark.eprover
+def test_a_screen_sends_each_stages_certificate_a_prover_proof_for_12857(client) -> None:
+    out = client.post("/api/alps/screen", json={"law": "x = y ◇ ((x ◇ (y ◇ (z ◇ z))) ◇ y)"})
+    report = out.json()
+    assert report["status"] == "AUSTIN_PROVEN", report
+    admissible = report["certificates"]["admissible"]
+    assert admissible["prover"] == "e/auto" and "SZS status Theorem" in admissible["text"]

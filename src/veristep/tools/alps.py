@@ -14,6 +14,7 @@ from veristep.tools.registry import Call, ToolError, ToolSpec, budget, obj, text
 LAW_CHARS = 400
 MAX_ID_ORDER = 8  # ETP numbering is arithmetic up to here; beyond it a block is enumerated
 SUBMISSION_CHARS = 200_000
+CERTIFICATE_CHARS = 20_000  # of one stage's certificate sent to a client as an event
 
 _LAW = text("a magma law with ◇ or *, e.g. 'x = y ◇ (x ◇ z)'", LAW_CHARS, minLength=1)
 
@@ -52,6 +53,18 @@ def alps_screen(args: dict[str, Any], call: Call) -> dict[str, Any]:
     call.report(0, None, "finite models, then E")
     report = screen_law(args["law"], limits, make_prover("e/auto"))
     call.checkpoint()
+    # The certificates (a prover's proof, a completion's rules) are long: only a client that
+    # shows them (the web's laws page) hears them, as a structured event.
+    call.event(
+        {
+            "event": "certificates",
+            "certificates": {
+                s.stage: {"prover": s.prover, "text": s.certificate[:CERTIFICATE_CHARS]}
+                for s in report.stages
+                if s.certificate
+            },
+        }
+    )
     return report.to_json()
 
 

@@ -353,7 +353,17 @@ async def alps_law(body: LawRequest, request: Request) -> dict[str, Any]:
 
 @router.post("/api/alps/screen")
 async def alps_screen(body: LawRequest, request: Request) -> dict[str, Any]:
-    return await _json(request, lambda call: run_tool("alps_screen", {"law": body.law}, call))
+    """The screen's report, each stage's certificate beside it (a prover's proof, a completion's
+    rules, the model's table)."""
+
+    def fn(call: Call) -> dict[str, Any]:
+        heard: dict[str, Any] = {}
+        call.events = lambda event: heard.update(event.get("certificates") or {})
+        out = run_tool("alps_screen", {"law": body.law}, call)
+        out["certificates"] = heard
+        return out
+
+    return await _json(request, fn)
 
 
 @router.post("/api/alps/judge")

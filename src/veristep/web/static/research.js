@@ -386,7 +386,7 @@
   function screenBox(box, report) {
     box.textContent = "";
     box.appendChild(el("p", "Screen: " + report.status, { id: "law-status", "data-status": report.status }));
-    var stages = report.stages || {};
+    var stages = report.stages || {}, certificates = report.certificates || {};
     var table = el("table", null, { "class": "rs-stages" });
     table.appendChild(el("caption", "Stages, cheapest first"));
     var head = el("tr");
@@ -396,7 +396,14 @@
       var s = stages[name], tr = el("tr", null, { "data-stage": name, "data-outcome": s.outcome });
       tr.appendChild(el("th", name.replace(/_/g, " "), { scope: "row" }));
       tr.appendChild(el("td", s.outcome));
-      tr.appendChild(el("td", s.detail || ""));
+      var evidence = tr.appendChild(el("td", s.detail || ""));
+      var cert = certificates[name];
+      if (cert && name !== "finite_model") {  // the model is shown as a table below
+        var more = el("details", null, { "class": "rs-certificate" });
+        more.appendChild(el("summary", "certificate" + (cert.prover ? " (" + cert.prover + ")" : "")));
+        more.appendChild(el("pre", cert.text, { tabindex: "0" }));
+        evidence.appendChild(more);
+      }
       table.appendChild(tr);
     });
     box.appendChild(table);
