@@ -124,8 +124,12 @@ def stays(predicate, seconds: float) -> bool:
 def test_review_flags_the_false_computation_with_its_witness(page, server, artifacts) -> None:
     page.goto(server + "/review")
     assert "No language model is configured" in page.inner_text("#model-status")
-    page.fill("#review-proof", FALSE_AND_TRUE)
-    page.get_by_role("button", name="Review", exact=True).click()
+    # By keyboard and by label, as a screen-reader user would: the findings land in live regions.
+    page.get_by_label("Proof").fill(FALSE_AND_TRUE)
+    page.get_by_role("button", name="Review", exact=True).focus()
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#review-steps", "aria-live") == "polite"
+    assert page.get_attribute("#review-status", "role") == "status"
     page.wait_for_selector("body[data-review=done]", timeout=60_000)
     flawed = page.locator("li[data-step=s1]")
     assert flawed.get_attribute("data-state") == "flawed"
