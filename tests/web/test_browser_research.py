@@ -64,14 +64,32 @@ def page(chromium, server):
     assert not problems, problems
 
 
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands (results shown)."""
+    import axe_playwright_python
+
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        script = Path(axe_playwright_python.__file__).with_name("axe.min.js")
+        page.add_script_tag(content=script.read_text("utf-8"))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {node['target']}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+        for node in v["nodes"][:3]
+    ]
+
+
 def shoot(page, artifacts: Path, name: str) -> None:
-    """Screenshots at desktop and phone width; the page must not scroll sideways on a phone."""
+    """Screenshots at desktop and phone width; the page must not scroll sideways on a phone,
+    and axe-core must find nothing serious in it with its results on show."""
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 900})
         page.screenshot(path=str(artifacts / f"{name}-{width}.png"), full_page=True)
         overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         assert overflow <= 1, f"{name} scrolls sideways by {overflow}px at {width}px"
     page.set_viewport_size({"width": 1280, "height": 900})
+    assert not serious_violations(page), serious_violations(page)
 
 
 def coq_processes() -> list[tuple[int, str]]:
