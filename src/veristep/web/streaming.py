@@ -48,8 +48,16 @@ def event_stream(started: dict[str, Any], work: Work, timeout: float) -> Streami
             yield sse(final_event(task))
         finally:
             cancelled.set()
+            # A client that left: the work ends on its own, and its outcome (often an error
+            # from a cancelled tool) is nobody's to read; retrieve it so the log stays quiet.
+            task.add_done_callback(_retrieved)
 
     return StreamingResponse(events(), media_type="text/event-stream")
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def final_event(task: asyncio.Future[dict[str, Any]]) -> dict[str, Any]:
