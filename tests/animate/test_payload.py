@@ -7,6 +7,8 @@ import re
 from veristep.animate import build_payload, export_html
 from veristep.animate.assets import KATEX_VERSION, static_dir
 from veristep.animate.payload import ids_in
+from veristep.animate.plots import number_line
+from veristep.mathgraph import parse_latex
 
 
 def test_payload_threads_stable_ids_through_the_quadratic_formula(make_derivation, qf_states):
@@ -96,10 +98,20 @@ def test_plots_for_a_one_unknown_start_and_a_witnessed_refuted_step(make_derivat
     derivation["steps"][1]["witness"] = [4]
     plots = build_payload(derivation)["plots"]
     assert [(p["kind"], p["frame"], p["var"]) for p in plots] == [
-        ("equation", 0, "x"),
+        ("states", 0, "x"),
         ("witness", 2, "x"),
     ]
     assert plots[1]["witness"] == 4.0
+    # The plot that follows the animation: both sides while a state is an equation in x, its
+    # solutions on a number line once it is solved.
+    frames = plots[0]["frames"]
+    assert [(k, spec["type"]) for k, spec in frames] == [
+        (0, "equation"), (1, "equation"), (2, "numberline")]  # fmt: skip
+    assert frames[2][1]["points"] == [[4.0, True]]
+    line = number_line(parse_latex(r"x < -2 \lor x > 2"))
+    assert line["intervals"] == [[None, -2.0, False, False], [2.0, None, False, False]]
+    assert number_line(parse_latex(r"x \in [1, 5)"))["intervals"] == [[1.0, 5.0, True, False]]
+    assert number_line(parse_latex("x^2 > 4")) is None  # not solved: no line to read it off
     # Parameters, or a witness that is not one number: no plot rather than a wrong one.
     derivation = make_derivation(["a x = 1", "x = 1"], ["refuted"])
     derivation["steps"][0]["witness"] = {"x": "1", "a": "2"}

@@ -256,6 +256,29 @@ def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation
     context.close()
 
 
+def test_the_state_plot_follows_the_animation_offline(chromium, tmp_path_factory, make_derivation):
+    derivation = make_derivation(["2x + 3 = 9", "2x = 6", "x = 3"], ["grounded", "grounded"])
+    path = tmp_path_factory.mktemp("states") / "d.html"
+    path.write_text(export_html(derivation), encoding="utf-8")
+    context = chromium.new_context(viewport={"width": 390, "height": 800})
+    context.set_offline(True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_function("() => document.querySelector('.vs-mount').veristep")
+    plot = page.locator(".vs-plot[data-kind=states]")
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(0)")
+    assert plot.get_attribute("data-shows-frame") == "0" and plot.locator("canvas").count() >= 1
+    assert "Both sides of the start" in plot.inner_text()
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(2)")
+    assert plot.get_attribute("data-shows-frame") == "2"
+    assert plot.locator("svg.vs-numberline circle").count() == 1
+    assert "x = 3" in plot.inner_text() and "number line" in plot.inner_text()
+    assert errors == []
+    context.close()
+
+
 def test_lossy_steps_are_amber_assumptions_are_noted_and_the_gate_is_red(
     chromium, tmp_path_factory, make_derivation
 ):

@@ -197,7 +197,8 @@ def test_steps_view_warnings_and_legend_for_a_wrong_step(chromium, server, artif
     plot = page.locator(".vs-plot[data-kind=witness]")
     assert plot.count() == 1 and plot.get_attribute("data-witness") == "4"
     assert plot.locator("canvas").count() >= 1 and "x = 4" in plot.inner_text()
-    start_plot = page.locator(".vs-plot[data-kind=equation]")
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(0)")
+    start_plot = page.locator(".vs-plot[data-kind=states]")  # it follows the shown state
     assert start_plot.get_attribute("data-marks") == "[3]"  # 2x + 3 = 9 meets at x = 3
     plot.screenshot(path=str(artifacts / "witness-plot-390.png"))
     # Text contrast passes WCAG AA (4.5:1) for the warnings, reasons, badges and legend.

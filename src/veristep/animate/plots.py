@@ -113,6 +113,11 @@ def plots_for(
     if states and (start := at(0)) is not None:
         var, left, right = start
         plots.append({"kind": "equation", "frame": 0, "var": var, "left": left, "right": right})
+    following = state_plots(states[:MAX_STATE_PLOTS], parse, at)
+    if following is not None:
+        # It shows the start's sides itself when the start is an equation: no second copy.
+        plots = [p for p in plots if not (p["kind"] == "equation" and p["frame"] == 0)]
+        plots.insert(0, following)
     for step in steps:
         k = step.get("index") or 0
         witness = _number(step.get("witness"))
@@ -127,6 +132,169 @@ def plots_for(
             "after": ["add", after[1], ["neg", after[2]]],
         })  # fmt: skip
     return plots[:MAX_PLOTS]
+
+
+MAX_STATE_PLOTS = 60  # states with a plot of their own; a longer chain keeps its first ones
+
+
+def state_plots(
+    states: list[str], parse: Callable[[str], Any], sides: Callable[[int], Any]
+) -> dict[str, Any] | None:
+    """A plot that follows the animation: for each state, both sides of a one-unknown equation,
+    or the solutions of an inequality or a solved form on a number line. None when fewer than
+    two states can be drawn (one picture does not follow anything)."""
+    frames: list[list[Any]] = []
+    for k, latex in enumerate(states):
+        try:
+            line = number_line(parse(latex))  # a solved form (x = 4, x > 2) is read off a line
+        except Exception:  # an unparsable or odd state simply has no plot
+            line = None
+        if line is not None:
+            frames.append([k, line])
+            continue
+        eq = sides(k)
+        if eq is not None:
+            frames.append([k, {"type": "equation", "var": eq[0], "left": eq[1], "right": eq[2]}])
+    if len(frames) < 2:
+        return None
+    return {"kind": "states", "frame": frames[0][0], "var": frames[0][1]["var"], "frames": frames}
+
+
+def number_line(graph: Any) -> dict[str, Any] | None:
+    """The solutions of a one-unknown inequality or solved form as points and intervals.
+
+    >>> from veristep.mathgraph import parse_latex
+    >>> number_line(parse_latex(r"x = 2 \\lor x = 3"))["points"]
+    [[2.0, True], [3.0, True]]
+    >>> number_line(parse_latex(r"-1 < x \\le 4"))["intervals"]
+    [[-1.0, 4.0, False, True]]
+    >>> number_line(parse_latex("x^2 = 4")) is None  # not solved: both sides plot instead
+    True
+    """
+    root = graph.root
+    names = {n.value for n in root.walk() if n.kind is Kind.SYMBOL}
+    if len(names) != 1 or sum(1 for _ in root.walk()) > MAX_NODES:
+        return None
+    try:
+        pieces = _pieces(root)
+    except _Unsupported:
+        return None
+    points = sorted([p[1], True] for p in pieces if p[0] == "point")
+    intervals = [list(p[1:]) for p in pieces if p[0] == "interval"]
+    return {"type": "numberline", "var": names.pop(), "points": points, "intervals": intervals}
+
+
+_OPEN_BELOW = {"<": False, "le": True}  # x < a: (−∞, a); x ≤ a: (−∞, a]
+_OPEN_ABOVE = {">": False, "ge": True}
+_MIRROR = {"<": ">", ">": "<", "le": "ge", "ge": "le"}
+
+
+def _pieces(node: Any) -> list[tuple[Any, ...]]:
+    """("point", v) and ("interval", lo, hi, lo_closed, hi_closed) pieces of a solved form."""
+    if node.kind is Kind.OR:
+        return [piece for child in node.children for piece in _pieces(child)]
+    if node.kind is Kind.AND and len(node.children) == 2:
+        a, b = (_pieces(child) for child in node.children)
+        if len(a) == len(b) == 1 and a[0][0] == b[0][0] == "interval":
+            return [_meet(a[0], b[0])]
+        raise _Unsupported
+    if node.kind is not Kind.RELATION:
+        raise _Unsupported
+    ops, kids = str(node.value).split(","), node.children
+    if len(ops) == 2 and len(kids) == 3 and kids[1].kind is Kind.SYMBOL:
+        low, high = _value(kids[0]), _value(kids[2])
+        if all(op in ("<", "le") for op in ops):
+            return [("interval", low, high, ops[0] == "le", ops[1] == "le")]
+        raise _Unsupported
+    if len(ops) != 1 or len(kids) != 2:
+        raise _Unsupported
+    op, (left, right) = ops[0], kids
+    if op == "in" and left.kind is Kind.SYMBOL and right.kind is Kind.INTERVAL:
+        return [_interval(right)]
+    if right.kind is Kind.SYMBOL and left.kind is not Kind.SYMBOL:
+        left, right, op = right, left, _MIRROR.get(op, op)
+    if left.kind is not Kind.SYMBOL:
+        raise _Unsupported
+    v = _value(right)
+    if op == "=":
+        return [("point", v)]
+    if op in _OPEN_BELOW:
+        return [("interval", None, v, False, _OPEN_BELOW[op])]
+    if op in _OPEN_ABOVE:
+        return [("interval", v, None, _OPEN_ABOVE[op], False)]
+    raise _Unsupported
+
+
+def _interval(node: Any) -> tuple[Any, ...]:
+    brackets = str(node.value)
+    if len(node.children) != 2 or len(brackets) != 2:
+        raise _Unsupported
+    ends = [None if _infinite(c) else _value(c) for c in node.children]
+    return ("interval", ends[0], ends[1], brackets[0] == "[", brackets[1] == "]")
+
+
+def _infinite(node: Any) -> bool:
+    if node.kind is Kind.NEG and node.children:
+        node = node.children[0]
+    return node.kind is Kind.CONSTANT and node.value == "infty"
+
+
+def _meet(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The intersection of two intervals (a bound of None is infinite)."""
+    _, lo1, hi1, c1, d1 = a
+    _, lo2, hi2, c2, d2 = b
+    lo, lo_closed = lo1, c1
+    if lo2 is not None and (lo is None or lo2 > lo or (lo2 == lo and not c2)):
+        lo, lo_closed = lo2, c2
+    hi, hi_closed = hi1, d1
+    if hi2 is not None and (hi is None or hi2 < hi or (hi2 == hi and not d2)):
+        hi, hi_closed = hi2, d2
+    return ("interval", lo, hi, lo_closed, hi_closed)
+
+
+def _value(node: Any) -> float:
+    """A number written without the unknown (``-\\frac{1}{2}``, ``\\sqrt 2``), in floating point."""
+    if any(n.kind is Kind.SYMBOL for n in node.walk()):
+        raise _Unsupported
+    try:
+        value = _evaluate(_tree(node))
+    except (ArithmeticError, ValueError, TypeError):
+        raise _Unsupported from None
+    if not math.isfinite(value) or abs(value) > 1e9:
+        raise _Unsupported
+    return value
+
+
+def _evaluate(tree: Tree) -> float:
+    """The value of a constant tree (the player's evalTree, for numbers only)."""
+    op, args = tree[0], tree[1:]
+    if op == "num":
+        return float(args[0])
+    if op == "fn":
+        return float(getattr(math, {"ln": "log", "arctan": "atan"}.get(args[0], args[0]))(
+            _evaluate(args[1])))  # fmt: skip
+    values = [_evaluate(a) for a in args]
+    if op == "add":
+        return math.fsum(values)
+    if op == "mul":
+        return math.prod(values)
+    if op == "neg":
+        return -values[0]
+    if op == "div":
+        return values[0] / values[1]
+    if op == "pow":
+        if abs(values[1]) > 1_000:
+            raise ValueError("exponent too large to draw")
+        return float(values[0] ** values[1])
+    if op == "sqrt":
+        return math.sqrt(values[0])
+    if op == "root":
+        return values[0] ** (1 / values[1])
+    if op == "abs":
+        return abs(values[0])
+    if op == "log":
+        return math.log(values[1]) / math.log(values[0])
+    raise ValueError(op)
 
 
 def calculus_plot(graph: Any) -> dict[str, Any] | None:

@@ -639,6 +639,7 @@
     var self = this;
     (this.plotCharts || []).forEach(function (p) {
       var width = Math.max(240, Math.min(720, p.box.clientWidth || self.root.clientWidth || 320));
+      if (p.spec.kind === "states") { self.drawStatePlot(p, width); return; }
       if (p.chart) { p.chart.setSize({ width: width, height: 240 }); return; }
       try { self.drawPlot(p, width); } catch (err) {
         p.fig.setAttribute("data-error", String(err && err.message || err));
@@ -646,6 +647,92 @@
       }
     });
   };
+
+  /* The plot that follows the animation: the shown state's own picture (both sides of an
+     equation, or its solutions on a number line), redrawn when another state is shown. */
+  Player.prototype.drawStatePlot = function (p, width) {
+    var k = this.k || 0, pick = p.spec.frames[0];
+    p.spec.frames.forEach(function (f) { if (f[0] <= k) pick = f; });
+    if (p.shown === pick[0] && p.width === width) return;
+    p.shown = pick[0]; p.width = width;
+    if (p.chart) { p.chart.destroy(); p.chart = null; }
+    p.box.innerHTML = "";
+    var spec = pick[1], name = pick[0] ? "state " + pick[0] : "the start";
+    try {
+      if (spec.type === "numberline") {
+        drawNumberLine(p, spec, width, name);
+      } else {
+        var one = { spec: { kind: "equation", frame: pick[0], var: spec.var, left: spec.left,
+                            right: spec.right }, fig: p.fig, box: p.box, cap: p.cap, chart: null };
+        this.drawPlot(one, width);
+        p.chart = one.chart;
+      }
+    } catch (err) {
+      p.cap.textContent = "This plot could not be drawn.";
+    }
+    p.fig.setAttribute("data-shows-frame", String(pick[0]));
+    p.fig.setAttribute("aria-label", p.cap.textContent);
+  };
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs).forEach(function (a) { node.setAttribute(a, String(attrs[a])); });
+    return node;
+  }
+
+  function intervalWords(v, iv) {
+    var lo = iv[0], hi = iv[1];
+    if (lo === null && hi === null) return "every " + v;
+    if (lo === null) return v + (iv[3] ? " \u2264 " : " < ") + round(hi);
+    if (hi === null) return v + (iv[2] ? " \u2265 " : " > ") + round(lo);
+    return round(lo) + (iv[2] ? " \u2264 " : " < ") + v + (iv[3] ? " \u2264 " : " < ") + round(hi);
+  }
+
+  /* Points and intervals on an axis: a filled dot is included, a hollow one is not; an arrow
+     runs on to infinity. */
+  function drawNumberLine(p, spec, width, name) {
+    var v = spec.var || "x", marks = [];
+    spec.points.forEach(function (pt) { marks.push(pt[0]); });
+    spec.intervals.forEach(function (iv) { if (iv[0] !== null) marks.push(iv[0]); if (iv[1] !== null) marks.push(iv[1]); });
+    var lo = marks.length ? Math.min.apply(null, marks) : -5, hi = marks.length ? Math.max.apply(null, marks) : 5;
+    var pad = Math.max(1, (hi - lo) * 0.25);
+    lo -= pad; hi += pad;
+    var h = 90, left = 20, right = width - 20, y = 45;
+    var X = function (t) { return left + (right - left) * (t - lo) / (hi - lo); };
+    var root = svg("svg", { width: width, height: h, viewBox: "0 0 " + width + " " + h, role: "img",
+                            class: "vs-numberline" });
+    root.appendChild(svg("line", { x1: left, x2: right, y1: y, y2: y, stroke: "#8a93a3", "stroke-width": 2 }));
+    spec.intervals.forEach(function (iv) {
+      var a = iv[0] === null ? left : X(iv[0]), b = iv[1] === null ? right : X(iv[1]);
+      root.appendChild(svg("line", { x1: a, x2: b, y1: y, y2: y, stroke: "#2f5fd0", "stroke-width": 6,
+                                     "stroke-linecap": "butt" }));
+      if (iv[0] === null) root.appendChild(svg("path", { d: "M" + (left - 8) + " " + y + " l10 -8 v16 z", fill: "#2f5fd0" }));
+      if (iv[1] === null) root.appendChild(svg("path", { d: "M" + (right + 8) + " " + y + " l-10 -8 v16 z", fill: "#2f5fd0" }));
+      [[iv[0], iv[2]], [iv[1], iv[3]]].forEach(function (end) {
+        if (end[0] === null) return;
+        root.appendChild(svg("circle", { cx: X(end[0]), cy: y, r: 7, stroke: "#2f5fd0", "stroke-width": 3,
+                                         fill: end[1] ? "#2f5fd0" : "#fff" }));
+      });
+    });
+    spec.points.forEach(function (pt) {
+      root.appendChild(svg("circle", { cx: X(pt[0]), cy: y, r: 7, fill: "#1d2330" }));
+    });
+    var labelled = {};
+    marks.forEach(function (m) {
+      var key = String(round(m));
+      if (labelled[key]) return;
+      labelled[key] = true;
+      var t = svg("text", { x: X(m), y: y + 28, "text-anchor": "middle", "font-size": 12, fill: "#1d2330" });
+      t.textContent = key.replace("-", "\u2212");
+      root.appendChild(t);
+    });
+    p.box.appendChild(root);
+    var words = spec.points.map(function (pt) { return v + " = " + round(pt[0]); })
+      .concat(spec.intervals.map(function (iv) { return intervalWords(v, iv); }));
+    p.cap.textContent = "The solutions of " + name + " on a number line: " +
+      (words.length ? words.join(" or ") : "none") + ".";
+  }
 
   /* Calculus: f with its derivative (central differences) and the claimed right side, or f
      with the area between the bounds shaded. */
@@ -660,7 +747,8 @@
     var f = function (x) { return evalTree(tree, x); };
     var series = [{ label: v }, { label: "f(" + v + ")", stroke: "#2f5fd0", width: 2 }];
     var data = [xs, xs.map(function (x) { return finite(f(x)); })];
-    var opts = { width: width, height: 240, scales: { x: { time: false } }, axes: [{ label: v }, {}] };
+    var opts = { width: width, height: 240, scales: { x: { time: false } }, axes: [{ label: v }, {}],
+                 legend: { live: false } };
     if (spec.kind === "derivative") {
       var h = 1e-4;
       series.push({ label: "f\u2032(" + v + "), computed", stroke: "#1d7a46", width: 2 });
@@ -725,7 +813,7 @@
       width: width, height: 240,
       scales: { x: { time: false } },
       axes: [{ label: v }, {}],
-      legend: { show: true },
+      legend: { show: true, live: false },  // labels only: no "--" values before a hover
       series: [
         { label: v },
         { label: label1, stroke: "#2f5fd0", width: 2 },
@@ -745,7 +833,8 @@
         ", so they do not have the same solutions.";
       p.fig.setAttribute("data-witness", String(round(spec.witness)));
     } else {
-      p.cap.textContent = "Both sides of the start plotted against " + v + ": " +
+      p.cap.textContent = "Both sides of " + (spec.frame ? "state " + spec.frame : "the start") +
+        " plotted against " + v + ": " +
         (marks.length ? "they meet at " + words + "." : "they do not meet in this range.");
     }
     p.fig.setAttribute("aria-label", p.cap.textContent);
@@ -823,6 +912,10 @@
     this.root.setAttribute("data-frame", String(k));
     this.stage.setAttribute("aria-label", (k ? "state " + k : "start") + ": " + speakTex(this.frames[k]));
     this.explain(k);
+    var self = this;
+    (this.plotCharts || []).forEach(function (p) {
+      if (p.spec.kind === "states" && p.box.clientWidth) { self.drawStatePlot(p, p.width || p.box.clientWidth); }
+    });
   };
 
   /* Scale a state down (to half size at most) so it fits the stage; past that the stage scrolls
