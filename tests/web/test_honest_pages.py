@@ -158,6 +158,8 @@ def test_api_docs_and_favicon_need_no_network(client):
     docs = client.get("/api/docs")
     assert docs.status_code == 200 and "/api/derive" in docs.text and "/api/check" in docs.text
     assert "http://" not in docs.text and "https://" not in docs.text
+    assert "``" not in docs.text and ":func:" not in docs.text  # reST shown as code, not markup
+    assert "<code>started</code>" in docs.text  # from the derive stream's docstring
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
 

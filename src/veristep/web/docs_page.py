@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 _METHODS = ("get", "post", "put", "patch", "delete")
@@ -48,9 +49,36 @@ pre {{ background: #f3f5f9; padding: .5rem; overflow-x: auto; }}
 </body></html>"""
 
 
+_ROLE = re.compile(r":(?:func|class|meth|mod|attr|data|obj):`~?([^`]+)`")
+_LITERAL = re.compile(r"``(.+?)``")
+
+
+def prose(docstring: str) -> str:
+    """A route's docstring as paragraphs, with reST's ``literals`` and :func:`roles` as code
+    (the page shows them as a reader expects, not as markup).
+
+    >>> prose("See :func:`~veristep.grounding.check`.\\n\\nReturns ``tier``.")
+    '<p>See <code>check</code>.</p><p>Returns <code>tier</code>.</p>'
+    """
+    out = []
+    for para in re.split(r"\n\s*\n", docstring.strip()):
+        text = html.escape(" ".join(para.split()))
+        text = _ROLE.sub(_role, text)
+        text = _LITERAL.sub(lambda m: f"<code>{m.group(1)}</code>", text)
+        if text:
+            out.append(f"<p>{text}</p>")
+    return "".join(out)
+
+
+def _role(match: re.Match[str]) -> str:
+    name = match.group(1)
+    short = "~" in match.group(0)  # :func:`~a.b.c` shows only c, as Sphinx does
+    return f"<code>{name.rsplit('.', 1)[-1] if short else name}</code>"
+
+
 def _operation(method: str, path: str, op: dict[str, Any]) -> str:
     summary = html.escape(op.get("summary") or "")
-    doc = html.escape(op.get("description") or "")
+    doc = prose(op.get("description") or "")
     params = "".join(
         f"<li><code>{html.escape(p.get('name', ''))}</code> ({html.escape(p.get('in', ''))}"
         f"{', required' if p.get('required') else ''})</li>"
@@ -65,9 +93,5 @@ def _operation(method: str, path: str, op: dict[str, Any]) -> str:
     )
     return (
         f'<section><h2><span class="method">{method}</span><code>{html.escape(path)}</code></h2>'
-        f"<p>{summary}</p>"
-        + (f"<pre>{doc}</pre>" if doc else "")
-        + (f"<ul>{params}</ul>" if params else "")
-        + body
-        + "</section>"
+        f"<p>{summary}</p>" + doc + (f"<ul>{params}</ul>" if params else "") + body + "</section>"
     )
