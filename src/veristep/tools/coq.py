@@ -40,7 +40,13 @@ class StoppableBackend(CoqBackend):
     def _session_for(self, theorem: Theorem) -> CoqtopSession:
         if self.stopped.is_set():
             raise CoqCrashed("stopped: the call was cancelled or ran out of budget")
-        session = super()._session_for(theorem)
+        try:
+            session = super()._session_for(theorem)
+        except OSError:
+            if not self.stopped.is_set():
+                raise
+            # stop() closed the pipes of the coqtop this thread was starting
+            raise CoqCrashed("stopped: the call was cancelled or ran out of budget") from None
         if self.stopped.is_set():
             # stop() ran while this thread was starting coqtop (it takes seconds): the process
             # it started after stop()'s close would otherwise outlive the cancellation.
