@@ -116,3 +116,18 @@ def test_every_part_is_reached_by_its_link_with_no_serious_accessibility_violati
     context.close()
     assert outside == [] and errors == []
     assert {name: v for name, v in found.items() if v} == {}
+
+
+def test_a_derive_brings_its_answer_into_view_on_a_phone(chromium, server) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 700})
+    page = context.new_page()
+    page.goto(server + "/")
+    page.fill("#start", "2x + 3 = 9")
+    page.fill("#target", "")
+    page.click("#derive-submit")
+    page.wait_for_selector("#derive-answer:not([hidden])", timeout=SLOW)
+    page.wait_for_timeout(800)  # the smooth scroll settles
+    top = page.evaluate("document.querySelector('#derive-answer').getBoundingClientRect().top")
+    assert -2 <= top < page.viewport_size["height"], top  # scrolled to its top (sub-pixel)
+    assert "x = 3" in page.inner_text("#derive-answer").replace("\n", " ")
+    context.close()

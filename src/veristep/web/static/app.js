@@ -239,6 +239,11 @@
           statedAnswer(answer.derivation);
           mountResult($("#result"), answer);
           finish("done");
+          // The answer lands below the progress list: bring it into view (no jump for people
+          // who asked for reduced motion).
+          var calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+          var top = $("#derive-answer").hidden ? $("#result") : $("#derive-answer");
+          if (top.scrollIntoView) top.scrollIntoView({ behavior: calm ? "auto" : "smooth", block: "start" });
         },
         error: function (ev) {
           var msg = (ev && ev.message) || "the derive failed";
