@@ -169,6 +169,19 @@ def test_review_flags_the_false_computation_with_its_witness(page, server, artif
     assert page.get_attribute("#review-export", "href").endswith("/export")
 
 
+def test_a_proof_file_opened_on_the_review_page_is_reviewed(page, server) -> None:
+    page.goto(server + "/review")
+    proof = "\\begin{proof}\nWe compute \\(7 \\cdot 8 = 54\\).\n\\end{proof}\n"
+    upload = {"name": "proof.tex", "mimeType": "text/plain", "buffer": proof.encode()}
+    page.get_by_label("or open a file").set_input_files(upload)
+    page.wait_for_function("() => document.querySelector('#review-proof').value.length > 0")
+    assert page.input_value("#review-proof") == proof
+    page.get_by_role("button", name="Review", exact=True).click()
+    page.wait_for_selector("body[data-review=done]", timeout=60_000)
+    flawed = page.locator("li[data-step=s1]")
+    assert flawed.get_attribute("data-state") == "flawed" and "56" in flawed.inner_text()
+
+
 @pytest.mark.coq
 @pytest.mark.timeout(600)
 def test_a_minif2f_theorem_is_proved_and_a_cheat_refused(page, server, artifacts) -> None:
