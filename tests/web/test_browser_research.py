@@ -251,4 +251,6 @@ def test_a_law_is_numbered_and_screened_and_a_wrong_chain_rejected(page, server,
     verdict = page.locator("#judge-verdict")
     assert verdict.get_attribute("data-status") == "rejected"
     assert "step 2 " in verdict.inner_text()
+    marks = page.eval_on_selector_all("tr[data-link]", "rs => rs.map(r => r.dataset.ok)")
+    assert marks == ["1", "0"]  # the first link applies the law; the judge stops at the second
     shoot(page, artifacts, "alps")

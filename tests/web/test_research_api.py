@@ -111,6 +111,9 @@ def test_a_wrong_chain_is_rejected_at_its_first_bad_link_and_a_good_one_accepted
     assert ok.json()["status"] == "accepted", ok.json()
     out = client.post("/api/alps/judge", json={"law": "x = x ◇ y", "submission": json.dumps(wrong)})
     assert out.json()["status"] == "rejected" and out.json()["message"].startswith("step 2 ")
+    links = out.json()["certificate"]["links"]
+    assert [(link["index"], link["ok"]) for link in links] == [(1, True), (2, False)]
+    assert links[0]["application"]["sigma"] == {"x": "a", "y": "a"}
     junk = client.post("/api/alps/judge", json={"law": law, "submission": '{"chain": '}).json()
     assert junk["status"] == "invalid"
 

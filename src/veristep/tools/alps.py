@@ -92,6 +92,10 @@ def alps_judge(args: dict[str, Any], call: Call) -> dict[str, Any]:
     )
     call.report(0, None, "judging")
     verdict = judge(args["law"], args["submission"], config)
+    # The certificate itself (each link's law application, a construction's checks) for a
+    # client that shows it; MCP clients get its hash in the verdict.
+    if verdict.certificate is not None:
+        call.event({"event": "certificate", "certificate": verdict.certificate})
     return verdict.to_json()
 
 

@@ -49,6 +49,7 @@ SUBMISSION_CHARS = 200_000
 NAME_PATTERN = r"^[A-Za-z0-9_.']{1,120}$"
 IDENT = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 STRICT_RESERVE_S = 30.0  # of a prove request's time, kept for the strict check of its proof
+CERTIFICATE_JSON_CHARS = 400_000  # a larger judge certificate is not sent; its hash is
 MAX_ATTEMPT_EVENTS = 400  # a long MCTS run streams at most this many attempts
 
 
@@ -368,10 +369,20 @@ async def alps_screen(body: LawRequest, request: Request) -> dict[str, Any]:
 
 @router.post("/api/alps/judge")
 async def alps_judge(body: JudgeRequest, request: Request) -> dict[str, Any]:
-    return await _json(
-        request,
-        lambda call: run_tool("alps_judge", {"law": body.law, "submission": body.submission}, call),
-    )
+    """The verdict and, beside it, its certificate (a chain's links, each with the law
+    application found or the reason it is not one)."""
+
+    def fn(call: Call) -> dict[str, Any]:
+        heard: dict[str, Any] = {}
+        call.events = lambda event: heard.update(certificate=event.get("certificate"))
+        args = {"law": body.law, "submission": body.submission}
+        out = run_tool("alps_judge", args, call)
+        certificate = heard.get("certificate")
+        if certificate is not None and len(json.dumps(certificate)) <= CERTIFICATE_JSON_CHARS:
+            out["certificate"] = certificate
+        return out
+
+    return await _json(request, fn)
 
 
 # -- pages -------------------------------------------------------------------------------------

@@ -411,6 +411,29 @@
     if (report.witness) box.appendChild(el("p", "witness: " + report.witness));
   }
 
+  /* A chain's links: each with the law application found (direction, position, σ) or why not. */
+  function linkTable(links) {
+    var table = el("table", null, { "class": "rs-stages rs-links" });
+    table.appendChild(el("caption", "The chain, link by link"));
+    var head = el("tr");
+    ["link", "step", "how"].forEach(function (h) { head.appendChild(el("th", h, { scope: "col" })); });
+    table.appendChild(head);
+    links.forEach(function (l) {
+      var tr = el("tr", null, { "data-link": String(l.index), "data-ok": l.ok ? "1" : "0" });
+      tr.appendChild(el("th", (l.ok ? "✓ " : "✗ ") + l.index, { scope: "row" }));
+      tr.appendChild(el("td", l.from + " = " + l.to));
+      var a = l.application, how;
+      if (a) {
+        how = a.direction + " at " + (a.position.length ? a.position.join(".") : "the root") + ", " +
+          Object.keys(a.sigma).map(function (k) { return k + " ↦ " + a.sigma[k]; }).join(", ");
+        if ((l.bridge || []).length) how += " (bridged in " + l.bridge.length + " steps)";
+      } else how = l.message || "not a law application";
+      tr.appendChild(el("td", how));
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
   function initLaws() {
     var form = $("#law-form");
     if (!form) return;
@@ -454,7 +477,15 @@
         p.appendChild(el("b", v.status + ": "));
         p.appendChild(document.createTextNode(v.message));
         jBox.appendChild(p);
+        var links = (v.certificate && v.certificate.links) || [];
+        if (links.length) jBox.appendChild(linkTable(links));
         if (v.certificate_hash) jBox.appendChild(el("p", "certificate sha-256: " + v.certificate_hash, { "class": "muted rs-hash" }));
+        if (v.certificate) {
+          var more = el("details", null, { "class": "rs-certificate" });
+          more.appendChild(el("summary", "the whole certificate (JSON)"));
+          more.appendChild(el("pre", JSON.stringify(v.certificate, null, 1), { tabindex: "0" }));
+          jBox.appendChild(more);
+        }
         state("judge", "done");
       });
     });
