@@ -122,8 +122,8 @@ def run_tool(name: str, args: dict[str, Any], call: Call) -> dict[str, Any]:
         raise InputError(str(exc), kind="tool") from None
 
 
-def cancelling(response: StreamingResponse, call: Call) -> StreamingResponse:
-    """Cancel ``call`` when the stream ends for any reason: done, timed out, or the client left
+def cancelling(response: StreamingResponse, *calls: Call) -> StreamingResponse:
+    """Cancel ``calls`` when the stream ends for any reason: done, timed out, or the client left
     (Starlette cancels the body when the client disconnects). Cancelling runs the call's hooks:
     a search's coqtop is killed and no new one starts."""
     inner = response.body_iterator
@@ -133,7 +133,8 @@ def cancelling(response: StreamingResponse, call: Call) -> StreamingResponse:
             async for chunk in inner:
                 yield chunk
         finally:
-            call.cancel()
+            for call in calls:
+                call.cancel()
 
     response.body_iterator = body()
     return response
@@ -274,7 +275,8 @@ async def prove_stream(body: ProveRequest, request: Request) -> StreamingRespons
         raise InputError("give either a theorem name or a statement", kind="statement")
     timeout = _timeout(request)
     budget_s = max(1.0, min(body.budget_s, timeout - STRICT_RESERVE_S))
-    holder: dict[str, Call] = {}
+    call = _call(request, budget_s)
+    check = _call(request, max(5.0, timeout - 2.0))  # its clock runs from the request's start
 
     def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
         shown = 0
@@ -285,7 +287,6 @@ async def prove_stream(body: ProveRequest, request: Request) -> StreamingRespons
             if shown <= MAX_ATTEMPT_EVENTS:
                 emit(event)
 
-        call = holder["call"]
         call.events = events
         emit({"event": "phase", "phase": "search", "budget_s": budget_s})
         args = {
@@ -300,17 +301,13 @@ async def prove_stream(body: ProveRequest, request: Request) -> StreamingRespons
         if found.get("proof_file"):
             call.checkpoint()
             emit({"event": "phase", "phase": "strict"})
-            check = _call(request, max(5.0, timeout - (call.budget_s - call.left) - 2.0))
-            holder["check"] = check
             out["verdict"] = run_tool(
                 "coq_check", {"proof": found["proof_file"], "expect": body.name}, check
             )
         return out
 
-    call = _call(request, budget_s)
-    holder["call"] = call
     started = {"name": body.name, "budget_s": budget_s}
-    return cancelling(event_stream(started, work, timeout), call)
+    return cancelling(event_stream(started, work, timeout), call, check)
 
 
 @router.post("/api/prove/check")
