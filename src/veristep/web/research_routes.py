@@ -33,8 +33,8 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from veristep.core.errors import InputError
-from veristep.tools.registry import Call, Registry, ToolError
-from veristep.web.engine import Deadline, Progress, with_deadline
+from veristep.tools.registry import Call, Cancelled, Registry, ToolError
+from veristep.web.engine import Deadline, DeadlineExceeded, Progress, with_deadline
 from veristep.web.report_store import ReviewStore, beside
 from veristep.web.streaming import event_stream
 
@@ -201,6 +201,10 @@ async def review_stream(body: ReviewRequest, request: Request) -> StreamingRespo
     lm = getattr(request.app.state, "lm", None)
     model = None if lm is not None else settings.model
     store = reviews(request)
+    timeout = _timeout(request)
+    # Not a tool call, but the same stop: a client that left (or the request's deadline) ends
+    # the review at its next step or agent iteration, so no model calls run on for nobody.
+    call = _call(request, timeout)
 
     def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
         judged: dict[str, int] = {}
@@ -208,8 +212,10 @@ async def review_stream(body: ReviewRequest, request: Request) -> StreamingRespo
         def on_step(step: Any) -> None:
             judged[step.id] = len(judged) + 1
             emit(step_finding(step, judged[step.id]))
+            call.checkpoint()
 
         def on_iteration(trace: Any) -> None:
+            call.checkpoint()
             # The agent's transitions: every step's state after this iteration, and its log.
             emit(
                 {
@@ -221,16 +227,19 @@ async def review_stream(body: ReviewRequest, request: Request) -> StreamingRespo
                 }
             )
 
-        trace = review_proof(
-            body.proof,
-            lm=lm,
-            model=model,
-            settings=settings,
-            source="web",
-            problem=body.problem,
-            on_step=on_step,
-            on_iteration=on_iteration,
-        )
+        try:
+            trace = review_proof(
+                body.proof,
+                lm=lm,
+                model=model,
+                settings=settings,
+                source="web",
+                problem=body.problem,
+                on_step=on_step,
+                on_iteration=on_iteration,
+            )
+        except Cancelled as exc:
+            raise DeadlineExceeded(f"the review stopped: {exc}") from None
         data = trace.to_json()
         out = {**report_view(data), "id": None, "url": None, "has_model": trace.model is not None}
         if body.save and deadline.commit():
@@ -240,7 +249,7 @@ async def review_stream(body: ReviewRequest, request: Request) -> StreamingRespo
         return out
 
     started = {"has_model": lm is not None or bool(model)}
-    return event_stream(started, work, _timeout(request))
+    return cancelling(event_stream(started, work, timeout), call)
 
 
 def _saved(request: Request, ident: str) -> Any:
