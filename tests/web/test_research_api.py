@@ -161,3 +161,33 @@ def test_a_screen_sends_each_stages_certificate_a_prover_proof_for_12857(client)
     assert report["status"] == "AUSTIN_PROVEN", report
     admissible = report["certificates"]["admissible"]
     assert admissible["prover"] == "e/auto" and "SZS status Theorem" in admissible["text"]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # DSPy's note on LM subclasses
+def test_a_review_past_its_deadline_stops_calling_the_model_dummylm(make_client, settings) -> None:
+    import time
+
+    from dspy.utils import DummyLM
+
+    from veristep.review.scripted import elaborate
+
+    calls: list[float] = []
+
+    class SlowLM(DummyLM):
+        """A fake model that takes 0.4 s a reply and counts its calls."""
+
+        def forward(self, *args, **kwargs):
+            calls.append(time.monotonic())
+            time.sleep(0.4)
+            return super().forward(*args, **kwargs)
+
+    steps = " ".join(f"Then $n_{i}$ is even." for i in range(12))
+    lm = SlowLM([elaborate()] * 60)
+    client = make_client(settings.replace(web_request_timeout_s=1.5), lm=lm)
+    got = events(client.post("/api/review/stream", json={"proof": steps}).text)
+    assert got[-1]["event"] == "error" and "deadline" in got[-1]["message"]
+    time.sleep(1.0)  # the review thread sees the spent budget at its next iteration
+    settled = len(calls)
+    time.sleep(2.0)
+    assert len(calls) == settled, "the abandoned review kept calling the model"
+    assert settled < 12  # it stopped well short of one call per step
