@@ -143,8 +143,18 @@ def test_with_a_model_the_agent_transitions_stream_after_the_machine_findings_du
     got = events(client.post("/api/review/stream", json={"proof": EVEN}).text)
     assert got[0] == {"event": "started", "has_model": True}
     kinds = [e["event"] for e in got]
-    # Every machine finding comes before the first model iteration.
-    assert kinds.index("iteration") > max(i for i, k in enumerate(kinds) if k == "step")
+    # The machine findings come first: one per step, before any model call.
+    steps = [e for e in got if e["event"] == "step"]
+    assert [(e["id"], e["state"], e["elaboration"]) for e in steps[:3]] == [
+        ("s1", "open", None),
+        ("s2", "open", None),
+        ("s3", "open", None),
+    ]
+    # Then each iteration sends the steps it changed (OPEN -> VERIFIED, with the model's
+    # elaboration), then every step's state.
+    assert kinds[4:] == ["step", "iteration"] * 3 + ["done"]
+    assert [(e["id"], e["state"]) for e in steps[3:]] == [(f"s{i}", "verified") for i in (1, 2, 3)]
+    assert all(e["elaboration"]["verdict"] == "verified" for e in steps[3:])
     iterations = [e for e in got if e["event"] == "iteration"]
     assert iterations[0]["states"]["s1"] == "verified"  # OPEN -> VERIFIED, as it happened
     assert iterations[-1]["states"] == {"s1": "verified", "s2": "verified", "s3": "verified"}

@@ -164,6 +164,9 @@ def step_finding(step: Any, index: int | None = None, total: int | None = None) 
         "flaw": record["flaw"],
         "note": step.note,
         "conventions": record["conventions"],
+        # The model's latest elaboration of the step (its finer derivation and what it rests
+        # on); plausibility only, never a machine check.
+        "elaboration": record["elaborations"][-1] if record["elaborations"] else None,
     }
 
 
@@ -208,15 +211,25 @@ async def review_stream(body: ReviewRequest, request: Request) -> StreamingRespo
 
     def work(emit: Progress, deadline: Deadline) -> dict[str, Any]:
         judged: dict[str, int] = {}
+        shown: dict[str, str] = {}  # each step as last sent, so an iteration sends only changes
 
         def on_step(step: Any) -> None:
             judged[step.id] = len(judged) + 1
-            emit(step_finding(step, judged[step.id]))
+            finding = step_finding(step, judged[step.id])
+            emit(finding)
+            shown[step.id] = json.dumps({**finding, "index": None}, sort_keys=True, default=str)
             call.checkpoint()
 
         def on_iteration(trace: Any) -> None:
             call.checkpoint()
-            # The agent's transitions: every step's state after this iteration, and its log.
+            # Each step the iteration changed (a transition, an elaboration, a confirmation, a
+            # new sub-step), then every step's state and the agent's log.
+            for sid, step in trace.steps.items():
+                finding = step_finding(step)
+                key = json.dumps(finding, sort_keys=True, default=str)
+                if shown.get(sid) != key:
+                    shown[sid] = key
+                    emit(finding)
             emit(
                 {
                     "event": "iteration",

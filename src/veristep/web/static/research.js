@@ -109,6 +109,8 @@
                               "data-state": step.state, "data-tier": step.tier });
     var head = el("div", null, { "class": "rs-head" });
     head.appendChild(el("span", STATE_WORDS[step.state] || step.state, { "class": "rs-state" }));
+    // The tier says how: grounded by a checker, or only plausible (a model's elaboration).
+    if (step.state !== "open") head.appendChild(el("span", " · " + step.tier, { "class": "rs-tier-word" }));
     head.appendChild(el("span", " " + step.id + (step.location ? " (" + step.location + ")" : ""),
                         { "class": "muted" }));
     li.appendChild(head);
@@ -125,11 +127,26 @@
       });
       li.appendChild(ul);
     }
+    var e = step.elaboration;
+    if (e && (e.derivation || []).length) {
+      var more = el("details", null, { "class": "rs-elaboration" });
+      more.appendChild(el("summary", "the model's elaboration (" + e.verdict + ")"));
+      var ol = el("ol");
+      e.derivation.forEach(function (line) { ol.appendChild(prose(el("li"), line)); });
+      more.appendChild(ol);
+      var rests = [].concat(e.local_context || [], e.external || [], e.background || []);
+      if (rests.length) more.appendChild(prose(el("p", null, { "class": "muted" }), "rests on: " + rests.join(", ")));
+      li.appendChild(more);
+    }
     if (step.flaw) {
       var flaw = el("p", null, { "class": "rs-witness" });
       flaw.appendChild(el("b", "flaw (" + step.flaw.kind.replace(/_/g, " ") + "): "));
       prose(flaw, step.flaw.witness);
       li.appendChild(flaw);
+      if (step.flaw.confirmation) {
+        li.appendChild(prose(el("p", null, { "class": "rs-confirmation" }),
+                             (step.flaw.confirmed ? "confirmed: " : "not confirmed: ") + step.flaw.confirmation));
+      }
     } else if (step.state === "open") {
       li.appendChild(el("p", step.note || "not decided by the machine checks", { "class": "muted" }));
     }
