@@ -325,6 +325,12 @@ def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
     if isinstance(lhs, sp.Mul):
         move = _zero_product(state, lhs, x)
         return [move] if move else []
+    from veristep.propose.symbolic.factoring import factor_theorem
+
+    divided = factor_theorem(lhs)  # a root found by trial, then the division: two lines, shown
+    if divided is not None:
+        return [Move(divided.name, divided.operation, divided.justification, "rewrite",
+                     sp.Eq(divided.state, 0))]  # fmt: skip
     factored = sp.factor(lhs)
     if factored != lhs and isinstance(factored, sp.Mul):
         return [

@@ -217,6 +217,47 @@ def _grouping(e: sp.Basic) -> Move | None:
     return None
 
 
+def factor_theorem(e: sp.Basic) -> Move | None:
+    """A polynomial of degree 3 or more with a rational root r: (x − r) is a factor (the factor
+    theorem), and polynomial division gives the other one. Only when no family above applies
+    first (a common factor, grouping), so the lines stay the ones a teacher would pick."""
+    x = _unknown(e)
+    if x is None or not e.is_polynomial(x):
+        return None
+    poly = sp.Poly(e, x)
+    if poly.degree() < 3 or not all(c.is_Integer for c in poly.all_coeffs()):
+        return None
+    if poly.TC() == 0 or _common_factor(e) is not None or _grouping(e) is not None:
+        return None
+    lead, const = abs(poly.LC()), abs(poly.TC())
+    signs = (1, -1)
+    candidates = {sp.Rational(s * p, q) for p in sp.divisors(const) for q in sp.divisors(lead)
+                  for s in signs}  # fmt: skip
+    ordered = sorted(candidates, key=lambda r: (abs(r), bool(r.is_negative)))[:200]
+    root = next((r for r in ordered if poly.eval(r) == 0), None)
+    if root is None:
+        return None
+    factor = root.q * x - root.p
+    quotient, rest = sp.div(poly, sp.Poly(factor, x))
+    if not rest.is_zero:
+        return None
+    values = [c * root**k for k, c in _by_power(poly) if c]
+    shown = t(values[0]) + "".join(
+        f" - {t(-v)}" if v.could_extract_minus_sign() else f" + {t(v)}" for v in values[1:]
+    )
+    check = "at " + math(f"{t(x)} = {t(root)}") + " it is " + math(f"{shown} = 0")
+    why = (f"factor theorem: {check}, so {math(t(factor))} is a factor; the other factor is the "
+           "quotient of the polynomial division")  # fmt: skip
+    new = sp.Mul(factor, quotient.as_expr())
+    operation = f"take out the factor {math(t(factor))} (factor theorem, then division)"
+    return Move("factor-theorem", operation, why, "rewrite", new)
+
+
+def _by_power(poly: sp.Poly) -> list[tuple[int, sp.Basic]]:
+    coeffs = poly.all_coeffs()
+    return list(zip(range(len(coeffs) - 1, -1, -1), coeffs, strict=True))
+
+
 # --- fractions ---------------------------------------------------------------------------------
 
 
@@ -394,8 +435,8 @@ def _bracket_power(s: sp.Basic) -> sp.Basic | None:
 
 
 _FAMILIES: tuple[Callable[[sp.Basic], Move | None], ...] = (
-    _common_factor, _difference_of_squares, _cubes, _trinomial, _grouping, _cancel,
-    _add_fractions, _partial_fractions, _complete_square, _expand_shown,
+    _common_factor, _difference_of_squares, _cubes, _trinomial, _grouping, factor_theorem,
+    _cancel, _add_fractions, _partial_fractions, _complete_square, _expand_shown,
 )  # fmt: skip
 
 
@@ -424,7 +465,7 @@ def _inside_product(state: sp.Mul) -> list[Move]:
         if not isinstance(f, sp.Add):
             continue
         others = sp.Mul(*[g for g in sp.Mul.make_args(state) if g is not f])
-        for family in (_difference_of_squares, _cubes, _trinomial):
+        for family in (_difference_of_squares, _cubes, _trinomial, factor_theorem):
             m = _safe(family, f)
             if m is None:
                 continue

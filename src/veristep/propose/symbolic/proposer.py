@@ -150,6 +150,10 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
         step = _combine_step(start, options.get("target_latex", ""), settings)
         if step is not None:
             found.steps.append(step)
+    elif found.steps:
+        first = _expansion_step(start, settings)
+        if first is not None:
+            found.steps.insert(0, first)
     if goal is not None and found.reached:
         found.message = f"finished form reached ({goal})"  # a guide target is no user's target
     return found
@@ -178,6 +182,41 @@ def _goal_options(start: Any, options: dict[str, Any]) -> tuple[Any, dict[str, A
         if guide is not None:
             return guide, {**options, "target_latex": to_latex(guide), "var": var}
     return None, {**options, "goal": goal, "var": var}
+
+
+def _expansion_step(start: str, settings: Settings) -> Any:
+    """The line a teacher writes first when SymPy already multiplied out a bracket on reading
+    (``3(x-2)`` is read as ``3x - 6``): "expand the brackets", to the form the plan starts from.
+    None when the start as written has no such bracket."""
+    import sympy as sp
+
+    from veristep.mathgraph import parse_math, to_sympy
+    from veristep.propose.symbolic.moves import state_key
+    from veristep.propose.symbolic.planner import PlannedStep
+    from veristep.propose.symbolic.printer import to_latex
+
+    value = latex_to_sympy(start, settings)
+    if not getattr(value, "free_symbols", None):
+        return None  # a computation without letters is planned as written already
+    if value.has(sp.Integral, sp.Derivative, sp.Limit, sp.Sum):
+        return None  # calculus has its own first lines (split the integral, the rules)
+    try:
+        with sp.evaluate(False):
+            written = to_sympy(parse_math(start, settings), real=settings.domain == "real",
+                               settings=settings)  # fmt: skip
+    except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
+        return None
+    distributed = any(
+        isinstance(node, sp.Mul)
+        and any(a.is_Number for a in node.args)
+        and any(isinstance(a, sp.Add) for a in node.args)
+        for node in sp.preorder_traversal(written)
+    )
+    if not distributed or written == value:
+        return None
+    why = "multiply each term in the bracket by the number in front of it (distributive law)"
+    return PlannedStep("expand", "expand the brackets", why, "rewrite", to_latex(value),
+                       state_key(written))  # fmt: skip
 
 
 def _combine_step(start: str, target: str, settings: Settings) -> Any:
