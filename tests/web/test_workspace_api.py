@@ -86,3 +86,22 @@ def test_a_saved_derivations_exercises_are_listed_then_built_once(client) -> Non
     assert client.get(listing["urls"][1]).json()["exercise"] == last  # kept, not rebuilt
     assert client.get(f"/api/derivations/{ident}/exercises/7").status_code == 400
     assert client.get("/api/derivations/nope/exercise-steps").status_code == 404
+
+
+def test_a_verb_with_its_own_maths_starts_from_that_maths(client) -> None:
+    view = _act(client, action="start", start="solve x^2 - 5x + 6 = 0").json()
+    assert view["path"][0]["latex"] == "x^2 - 5x + 6 = 0"
+    assert view["path"][-1]["tier"] in ("grounded", "verified") and view["plot"] is None
+    assert "3" in view["path"][-1]["latex"] and "2" in view["path"][-1]["latex"]
+    again = _act(client, workspace=view["workspace"], action="apply", command="factor x^3 - 1")
+    assert again.status_code == 200, again.text
+    again = again.json()
+    assert again["path"][0]["latex"] == "x^3 - 1" and again["path"][1]["tier"] == "grounded"
+    plotted = _act(
+        client, workspace=again["workspace"], action="apply", command="plot sin x"
+    ).json()
+    assert "<polyline" in plotted["plot"] and "sin" in plotted["path"][0]["latex"]
+    bad = _act(client, workspace=again["workspace"], action="apply", command="plot x y")
+    assert bad.status_code == 400 and "y would too" in bad.json()["message"]
+    typo = _act(client, workspace=again["workspace"], action="apply", command="factr")
+    assert typo.status_code == 400 and "did you mean factor" in typo.json()["message"]

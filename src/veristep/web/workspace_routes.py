@@ -99,10 +99,14 @@ def _seal(request: Request) -> Any:
 def _act(body: ActRequest, settings: Any, lm: Any, seal: Any) -> dict[str, Any]:
     from veristep.workspace.session import Workspace
 
+    plot = None
     if body.action == "start" or body.workspace is None:
         if not body.start:
             raise InputError("give the state to start from")
-        ws = Workspace(body.start, settings)
+        try:
+            ws = Workspace(body.start, settings)
+        except InputError:  # "solve x^2 - 5x + 6 = 0" typed where the start goes
+            ws, plot = _task(body.start, settings, lm)
     else:
         ws = Workspace.from_json(body.workspace.model_dump(by_alias=True), settings)
         _drop_unsealed(ws, body.workspace.model_dump(by_alias=True), seal)
@@ -110,7 +114,10 @@ def _act(body: ActRequest, settings: Any, lm: Any, seal: Any) -> dict[str, Any]:
     if body.action == "apply":
         if not body.command:
             raise InputError("say what to do, e.g. 'factor'")
-        ws.apply(body.command, target=body.target, lm=lm)
+        try:
+            ws.apply(body.command, target=body.target, lm=lm)
+        except InputError:  # "factor x^3 - 1": a verb with its own maths starts afresh
+            ws, plot = _task(body.command, settings, lm, ws)
     elif body.action == "undo":
         ws.undo()
     elif body.action == "redo":
@@ -124,7 +131,33 @@ def _act(body: ActRequest, settings: Any, lm: Any, seal: Any) -> dict[str, Any]:
     for node in ws.path()[1:]:
         if node.verdict is None:  # unsealed or never judged: judged here before it is shown
             node.verdict = ws.judge_node(node.id)
-    return _view(ws, suggestion, seal)
+    view = _view(ws, suggestion, seal)
+    view["plot"] = plot
+    return view
+
+
+def _task(text: str, settings: Any, lm: Any, current: Any = None) -> tuple[Any, str | None]:
+    """A verb with its maths (``solve x^2 = 4``, ``plot sin x``): a workspace started from that
+    maths with the verb applied, and the plot's SVG for ``plot``. The phrase's own error when
+    it is not of that shape."""
+    from veristep.workspace.plots import plot_problem, plot_svg
+    from veristep.workspace.session import Workspace
+    from veristep.workspace.tasks import PLOT, split_task
+
+    task = split_task(text, settings)
+    if task is None:
+        if current is not None:
+            current.apply(text)  # raises the command's own located error again
+        Workspace(text, settings)  # raises the state's own located error
+        raise InputError(f"cannot read {text[:80]!r}")
+    ws = Workspace(task.state, settings)
+    if task.verb != PLOT:
+        ws.apply(task.verb, lm=lm)
+        return ws, None
+    why = plot_problem(task.state, "x", settings)
+    if why is not None:
+        raise InputError(f"cannot plot {task.state!r}: {why}")
+    return ws, plot_svg({"expr": task.state, "from": -10, "to": 10, "var": "x"}, settings)
 
 
 def _drop_unsealed(ws: Any, raw: dict[str, Any], seal: Any) -> None:
@@ -640,8 +673,10 @@ def play_page() -> str:
 WORKSPACE_HTML = """
 <h1>Workspace</h1>
 <p>Start from a state, then say what to do: <em>factor</em>, <em>solve for x</em>,
-<em>divide both sides by x − 1</em>, <em>complete the square</em>. Every operation becomes a step
-that the verifier grades. Click a glyph to select a sub-term, then <em>expand this</em>.</p>
+<em>divide both sides by x − 1</em>, <em>complete the square</em> — or the verb with its maths:
+<em>solve x^2 - 5x + 6 = 0</em>, <em>plot sin x</em>. Type maths as LaTeX or as you would write
+it. Every operation becomes a step that the verifier grades. Click a glyph to select a
+sub-term, then <em>expand this</em>.</p>
 <form id="ws-start" class="card"><label for="ws-start-input">Start</label>
   <input id="ws-start-input" value="x^2 - 5x + 6 = 0" autocomplete="off" spellcheck="false">
   <button type="submit">Start</button></form>
@@ -658,12 +693,14 @@ that the verifier grades. Click a glyph to select a sub-term, then <em>expand th
     <button id="ws-send" type="button">Send to a page</button></div>
   <p id="ws-suggestion" class="hint" hidden></p>
 </div>
+<figure id="ws-plot" class="card" hidden></figure>
 <ol id="ws-steps" class="ws-steps"></ol>
 <style>
 .ws-state { font-size: 1.6em; min-height: 2em; } .ws-state [data-n] { cursor: pointer; }
 .ws-state .ws-picked { background: #ffe58a; border-radius: 3px; }
 .ws-steps li { margin: .4em 0; cursor: pointer; } .ws-steps .ws-warn { color: #8a5a00; }
 .ws-steps .ws-reason { color: #555; font-size: .85em; } .ws-steps .ws-current { font-weight: bold; }
+#ws-plot svg { width: 100%; max-width: 32rem; height: auto; }
 .ws-buttons { display: flex; flex-wrap: wrap; gap: .5em; margin-top: .6em; }
 #ws-start button, #ws-command button { margin-top: .5em; }
 .ws-badge { font-size: .75em; padding: 0 .45em; border-radius: 4px; background: #e8ecf5; }

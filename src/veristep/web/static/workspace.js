@@ -67,6 +67,9 @@
 
     function render(view) {
       ws = view.workspace;
+      var fig = $("ws-plot");  // "plot sin x": the function drawn beside its state
+      fig.hidden = !view.plot;
+      fig.innerHTML = view.plot || "";
       target = null;
       $("ws-selection").textContent = "no sub-term selected";
       var state = $("ws-state");
@@ -90,7 +93,8 @@
         if (step.tier) {
           var badge = document.createElement("span");
           badge.className = "ws-badge";
-          badge.textContent = step.tier;
+          if (window.veristepIcon) { badge.appendChild(window.veristepIcon(step.tier)); }
+          badge.appendChild(document.createTextNode(" " + (BADGE_WORDS[step.tier] || step.tier)));
           li.appendChild(badge);
         }
         var head = document.createElement("span");
@@ -284,6 +288,12 @@
       from.addEventListener("input", sync); next.addEventListener("input", sync);
       sync();
     }
+  };
+
+  // The badge words of the player (a shape and a word a learner reads right, never a digit).
+  var BADGE_WORDS = {
+    grounded: "proved", verified: "checked", plausible: "not proved", unchecked: "not checked",
+    refuted: "wrong"
   };
 
   function composerPage() {
