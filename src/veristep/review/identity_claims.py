@@ -12,8 +12,8 @@ there, so it stays a condition.
 True
 >>> claims_identity("Suppose we expand $(x+3)^2$; is it $x^2 + 9$?")
 False
->>> sorted(letters("(x+3)^2 = \\\\sqrt{y} + \\\\pi"))
-['x', 'y']
+>>> sorted(letters("(x+3)^2 = \\\\sqrt{y} + \\\\pi + \\\\sin\\\\alpha"))
+['alpha', 'x', 'y']
 """
 
 from __future__ import annotations
@@ -30,6 +30,37 @@ _VERBS = re.compile(
     re.IGNORECASE,
 )
 _COMMAND = re.compile(r"\\[A-Za-z]+")
+_GREEK = frozenset(
+    [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "varepsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "vartheta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "omicron",
+        "rho",
+        "varrho",
+        "sigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "varphi",
+        "chi",
+        "psi",
+        "omega",
+    ]
+)
 _REFUTED = re.compile(
     r"^not an identity \(refuted: (?P<why>.*)\); " + re.escape(AS_CONDITION) + "$"
 )
@@ -41,8 +72,10 @@ def claims_identity(text: str) -> bool:
 
 
 def letters(latex: str) -> set[str]:
-    """The single letters of a formula (command names such as ``\\sqrt`` left out)."""
-    return set(re.findall(r"[A-Za-z]", _COMMAND.sub(" ", latex)))
+    """The letters of a formula: single Latin letters and Greek ones (``\\alpha``); other
+    command names such as ``\\sqrt`` or ``\\sin`` are left out."""
+    greek = {m for m in re.findall(r"\\([A-Za-z]+)", latex) if m.lower() in _GREEK}
+    return set(re.findall(r"[A-Za-z]", _COMMAND.sub(" ", latex))) | greek
 
 
 def identity_flaws(text: str, checks: list[LinkCheck], in_force: set[str]) -> list[LinkCheck]:
