@@ -6,7 +6,7 @@
 Each pair is derived by the offline planner; every grounded or verified step becomes a next-step
 exercise, and every mistake-family candidate for it is graded by the grounding cascade. Reported,
 over all candidates (the generator's raw output, per family): refuted (✗, with a witness);
-losing a solution (🔹 narrows, the lost value named: DESIGN.md grades a lost root so, never ✗);
+losing a solution (🔹 narrows, the lost value named: docs/design.md grades a lost root so, never ✗);
 decided wrong, the sum of the two; graded verified or better (a correct move a family produced by
 accident, never offered); undecided (never offered). Offered distractors are decided wrong by
 construction, which the run checks.

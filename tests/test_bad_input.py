@@ -1,7 +1,7 @@
 """Bad input on every command line: never a hang, never a traceback.
 
 Each case runs ``veristep`` as a real subprocess with small budgets and asserts the contract of
-DESIGN.md: exit code 0 (a verdict, perhaps unchecked or invalid) or 2 (one located line on
+docs/design.md: exit code 0 (a verdict, perhaps unchecked or invalid) or 2 (one located line on
 stderr that names the offending thing), no traceback, ``--json`` prints exactly one JSON
 document, and the call ends within its budget.
 """

@@ -4,8 +4,8 @@ Each subcommand lives next to the code it drives, in a ``commands`` module that 
 ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args, settings) -> int``. Those modules
 import their heavy dependencies inside ``run`` so that ``veristep --help`` stays fast.
 
-Exit codes (DESIGN.md): 0 done whatever the verdict, 2 usage or input error (one located line on
-stderr), 1 internal failure.
+Exit codes (docs/design.md): 0 done whatever the verdict, 2 usage or input error (one located
+line on stderr), 1 internal failure.
 """
 
 from __future__ import annotations

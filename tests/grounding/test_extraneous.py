@@ -1,6 +1,7 @@
-"""Rejecting an extraneous root is the step that makes the answer right (DESIGN.md, the lossy-step
-table): a narrowing step that drops only values which do not solve the START is grounded, with each
-dropped value named; one that drops a value which does solve the start stays "a lost solution".
+"""Rejecting an extraneous root is the step that makes the answer right (docs/design.md: the
+lossy-step table): a narrowing step that drops only values which do not solve the START is grounded,
+with each dropped value named; one that drops a value which does solve the start stays "a lost
+solution".
 
 Chains come from ``fixtures/extraneous_roots.txt``; every dropped value is substituted into the
 start by the mpmath oracle of ``test_soundness_fuzz`` (never by asking the cascade again).

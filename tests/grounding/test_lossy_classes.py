@@ -1,5 +1,6 @@
-"""Honest verdicts for lossy and falsely-equivalent steps (DESIGN.md, "Lossy steps", the conclusion
-gate): per-class fixture files, and a property suite that generates wrong steps of each class.
+"""Honest verdicts for lossy and falsely-equivalent steps (docs/design.md: lossy steps, the
+conclusion gate): per-class fixture files, and a property suite that generates wrong steps of each
+class.
 
 Every refutation's witness is re-checked by substitution with mpmath (the oracle of
 ``test_soundness_fuzz``), never by asking the cascade again.

@@ -61,7 +61,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_x_squared_is_refuted_with_witness_7(capsys: pytest.CaptureFixture[str]) -> None:
-    # The lost root −2 makes step 1 plausible (DESIGN.md, "Lossy steps"), never grounded.
+    # The lost root −2 makes step 1 plausible (docs/design.md, "Lossy steps"), never grounded.
     out = _run(capsys, "x^2 = 4", "x = 2", "x = 7", "--types", "solve,rewrite")
     assert out == X_SQUARED
 

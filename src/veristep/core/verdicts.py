@@ -1,4 +1,4 @@
-"""Step and chain verdicts: the derivation JSON of DESIGN.md as typed records.
+"""Step and chain verdicts: the derivation JSON of docs/design.md as typed records.
 
 The chain rule lives here because every system shares it: the verdict is the weakest step tier,
 then the endpoint gate (a chain that does not reach its target is capped at plausible), and a single

@@ -1,9 +1,9 @@
 """The ordered cascade: every check, cheapest first, in ONE tuple; the first decision wins.
 
-The order is the cost order of the issue with one deliberate exception: ``approximate`` acts only
-on steps declared ``approximate`` (or written with ≈) and runs right after the structural check,
-because every exact check would refute a rounded value ("differs by a constant", "introduces a
-value that does not solve the previous step").
+The order is the design's cost order (cheapest first) with one deliberate exception: ``approximate``
+acts only on steps declared ``approximate`` (or written with ≈) and runs right after the structural
+check, because every exact check would refute a rounded value ("differs by a constant", "introduces
+a value that does not solve the previous step").
 
 :func:`judge_transition` then applies the policy: no decision means ``unknown`` → plausible (a
 timeout is never evidence), and a relation that contradicts the declared change_type costs one
@@ -148,7 +148,7 @@ def judge(prev: Basic, nxt: Basic, change_type: ChangeType | None, ctx: Context)
 
 
 def apply_declared(decision: Decision, change_type: ChangeType | None) -> tuple[Tier, str]:
-    """The tier of a decided step: the relation's ceiling (DESIGN.md, "Lossy steps"), then one
+    """The tier of a decided step: the relation's ceiling (docs/design.md, "Lossy steps"), then one
     tier less when the relation contradicts the advisory change_type.
 
     A step that loses a value of the unknown is at most plausible, one that adds values at most

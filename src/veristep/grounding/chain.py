@@ -1,6 +1,6 @@
 """Judge a whole derivation: every transition, the endpoint gate, the chain verdict.
 
-``check`` is the public entry point (DESIGN.md's ``veristep.grounding.check``); ``judge_transition``
+``check`` is the public entry point (docs/design.md); ``judge_transition``
 and ``endpoint`` are the pieces the planner and the review agent call directly.
 """
 

@@ -1,4 +1,4 @@
-"""The two chain-level gates beside the step verdicts (DESIGN.md, "Conclusion gate", "Reached").
+"""The two chain-level gates beside the step verdicts (docs/design.md).
 
 **Reached as written**: the last state *is* the target as written — the same graph up to the order
 of the operands of ``+``, ``·``, ``=``, ``∨``, ``∧`` and the spelling of an operator (``\\cdot`` or

@@ -1,4 +1,4 @@
-"""A narrowing step judged against the start of the chain (DESIGN.md, the lossy-step table).
+"""A narrowing step judged against the start of the chain (docs/design.md, the lossy-step table).
 
 ``x = −1 ∨ x = 2 → x = 2`` loses −1 *of the previous line*. After ``√(x+2) = x → x + 2 = x²``
 (a widening that added −1) it is the move that makes the answer right: −1 never solved the start.

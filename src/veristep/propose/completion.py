@@ -1,7 +1,7 @@
 """``derive``: write a derivation from START to TARGET, ground every step, report the verdict.
 
 The proposer writes LaTeX; the grounding engine judges it; the refine loop keeps the best draft.
-The returned :class:`~veristep.core.verdicts.Derivation` is the JSON contract of DESIGN.md, with
+The returned :class:`~veristep.core.verdicts.Derivation` is the JSON contract (docs/design.md), with
 ``proposer`` filled in: the kind, the model, the number of attempts, the usage and the record of
 every attempt.
 """
@@ -218,7 +218,7 @@ def _finished_run(best: Attempt, chosen: Proposer, loop: RefineLoop, goal_only: 
         # The start already is the target as written: nothing to derive, and no one failed.
         derivation.confidence.summary += " · the start already is the target"
     elif not derivation.steps:
-        # Nothing to judge: say whose failure that is, in the verdict itself (DESIGN.md).
+        # Nothing to judge: say whose failure that is, in the verdict itself (docs/design.md).
         why = best.draft.note or "it wrote no step"
         derivation.confidence.summary += f" · the {chosen.kind} proposer failed: {why}"
     return derivation

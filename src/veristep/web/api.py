@@ -1,7 +1,8 @@
 """The JSON API: derive and check (plain and streamed), saved derivations, export.
 
-Every answer that carries a derivation has the derivation JSON of DESIGN.md under ``derivation``,
-its animation payload under ``payload`` and, once saved, its ``id`` and page ``url``.
+Every answer that carries a derivation has the derivation JSON (docs/design.md) under
+``derivation``, its animation payload under ``payload`` and, once saved, its ``id`` and page
+``url``.
 """
 
 from __future__ import annotations
