@@ -11,7 +11,7 @@ decided wrong, the sum of the two; graded verified or better (a correct move a f
 accident, never offered); undecided (never offered). Offered distractors are decided wrong by
 construction, which the run checks.
 
-With ``--name-slips`` the slip namer (grounding.slips) runs backwards on every offered distractor,
+With ``--name-slips`` the slip namer (workspace.slips) runs backwards on every offered distractor,
 told only the previous line and the wrong one (the planner supplies the right moves), and is
 scored on naming the family that produced it; it also runs on every correct next line and on
 every candidate the cascade graded verified or better, where it must name nothing.
@@ -135,7 +135,7 @@ class SlipScore:
         self.seconds = 0.0
 
     def score(self, ex, settings) -> None:
-        from veristep.grounding.slips import name_slip
+        from veristep.workspace.slips import name_slip
 
         began = time.perf_counter()
         for c in ex.choices:
@@ -156,7 +156,7 @@ class SlipScore:
         self.seconds += time.perf_counter() - began
 
     def _correct(self, state: str, latex: str, settings) -> None:
-        from veristep.grounding.slips import name_slip
+        from veristep.workspace.slips import name_slip
 
         self.correct_lines += 1
         for told in (None, [latex]):

@@ -13,6 +13,7 @@ refuted step makes the whole chain refuted.
 
 from __future__ import annotations
 
+import copy
 import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -235,3 +236,19 @@ class Derivation:
             answer=data.get("answer"),
             claim=data.get("claim"),
         )
+
+
+NOT_GRADED = "not graded by this server (saved by an older version or elsewhere)"
+
+
+def ungraded_view(derivation: dict[str, Any], reason: str = NOT_GRADED) -> dict[str, Any]:
+    """A copy with every tier unchecked: what a page shows for a row it did not grade."""
+    shown = copy.deepcopy(derivation)
+    for k, step in enumerate(shown.get("steps") or [], 1):
+        if isinstance(step, dict):
+            step.setdefault("index", k)
+            step.update(tier="unchecked", reason=reason, witness=None)
+    confidence = shown.get("confidence") if isinstance(shown.get("confidence"), dict) else {}
+    shown["confidence"] = {**confidence, "tier": "unchecked", "summary": reason}
+    shown["endpoint"] = None  # whether the target was reached is a grade too
+    return shown

@@ -101,7 +101,7 @@ def _run_one(
 def _slips(derivation: Any, settings: Settings, most: int = 5) -> dict[int, str]:
     """The likely slip of each wrong or incomplete step (the first few), by step index."""
     from veristep.core.tiers import Relation, Tier
-    from veristep.grounding.slips import name_slip
+    from veristep.workspace.slips import name_slip
 
     out: dict[int, str] = {}
     for step in derivation.steps[:most]:

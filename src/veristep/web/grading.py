@@ -15,14 +15,15 @@ keeps failed and wrong derivations out of the gallery when a derive saves by its
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from veristep.core.errors import InputError
+from veristep.core.verdicts import NOT_GRADED, ungraded_view
+
+__all__ = ["NOT_GRADED", "not_worth_saving", "regrade", "shown", "states_of", "ungraded_view"]
 
 # Text a client may supply for each step: it is shown, but it is never a verdict.
 _DESCRIPTIVE = ("operation", "justification", "mapping")
-NOT_GRADED = "not graded by this server (saved by an older version or elsewhere)"
 
 
 def states_of(derivation: dict[str, Any]) -> list[str]:
@@ -85,19 +86,6 @@ def _goal_gate(engine: Any, graded: dict[str, Any], goal: Any) -> dict[str, Any]
         raise InputError(f"unknown goal {goal!r}; expected one of: {', '.join(GOALS)}",
                          kind="derivation")  # fmt: skip
     return apply_goal_gate(Derivation.from_json(graded), goal, engine.settings).to_json()
-
-
-def ungraded_view(derivation: dict[str, Any], reason: str = NOT_GRADED) -> dict[str, Any]:
-    """A copy with every tier unchecked: what a page shows for a row it did not grade."""
-    shown = copy.deepcopy(derivation)
-    for k, step in enumerate(shown.get("steps") or [], 1):
-        if isinstance(step, dict):
-            step.setdefault("index", k)
-            step.update(tier="unchecked", reason=reason, witness=None)
-    confidence = shown.get("confidence") if isinstance(shown.get("confidence"), dict) else {}
-    shown["confidence"] = {**confidence, "tier": "unchecked", "summary": reason}
-    shown["endpoint"] = None  # whether the target was reached is a grade too
-    return shown
 
 
 def not_worth_saving(derivation: dict[str, Any]) -> str | None:

@@ -87,7 +87,7 @@ async def hint(body: HintRequest, request: Request) -> dict[str, Any]:
 
 @router.post("/slip")
 async def slip(body: SlipRequest, request: Request) -> dict[str, Any]:
-    from veristep.grounding.slips import name_slip
+    from veristep.workspace.slips import name_slip
 
     settings = _settings(request)
 

@@ -202,7 +202,7 @@ def _render_derivation(block: Block, index: int, _: Any) -> str:
     """The server's graded derivation; without a grade, the chain with every tier unchecked."""
     from veristep.animate.html import player_section
     from veristep.animate.payload import build_payload
-    from veristep.web.grading import NOT_GRADED, ungraded_view
+    from veristep.core.verdicts import NOT_GRADED, ungraded_view
 
     grade = block.grade or {}
     if grade.get("status") == "graded" and isinstance(grade.get("payload"), dict):

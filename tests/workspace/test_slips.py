@@ -1,4 +1,4 @@
-"""Name the slip (grounding.slips): the mistake families run backwards, judged by the real cascade
+"""Name the slip (workspace.slips): the mistake families run backwards, judged by the real cascade
 (SymPy in the worker pool) — and a correct line is never blamed."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from veristep.core.settings import Settings
-from veristep.grounding.slips import name_slip
 from veristep.workspace.games import next_step_exercise
+from veristep.workspace.slips import name_slip
 
 SLIPS = [
     ("2x + 8 = 30", "2x = 38", "sign_error"),  # +8 carried across with its sign
