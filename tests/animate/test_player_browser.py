@@ -238,9 +238,10 @@ def test_export_has_the_steps_view_legend_and_readable_labels(offline_page, make
     assert problems == []
 
 
-def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation):
-    derivation = make_derivation([r"\frac{d}{dx} x^2 = 2x", "2x = 2x"], ["grounded"])
-    path = tmp_path_factory.mktemp("calculus") / "d.html"
+def _offline_phone(chromium, folder, derivation):
+    """The export of ``derivation`` opened at phone width with the network off; page errors
+    are collected in the returned list."""
+    path = folder / "d.html"
     path.write_text(export_html(derivation), encoding="utf-8")
     context = chromium.new_context(viewport={"width": 390, "height": 800})
     context.set_offline(True)
@@ -249,6 +250,12 @@ def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path.as_uri())
     page.wait_for_function("() => document.querySelector('.vs-mount').veristep")
+    return context, page, errors
+
+
+def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation):
+    derivation = make_derivation([r"\frac{d}{dx} x^2 = 2x", "2x = 2x"], ["grounded"])
+    context, page, errors = _offline_phone(chromium, tmp_path_factory.mktemp("calc"), derivation)
     plot = page.locator(".vs-plot[data-kind=derivative]")
     assert plot.locator("canvas").count() >= 1 and plot.get_attribute("data-error") is None
     assert "derivative" in plot.inner_text()
@@ -258,15 +265,8 @@ def test_calculus_plots_draw_offline(chromium, tmp_path_factory, make_derivation
 
 def test_the_state_plot_follows_the_animation_offline(chromium, tmp_path_factory, make_derivation):
     derivation = make_derivation(["2x + 3 = 9", "2x = 6", "x = 3"], ["grounded", "grounded"])
-    path = tmp_path_factory.mktemp("states") / "d.html"
-    path.write_text(export_html(derivation), encoding="utf-8")
-    context = chromium.new_context(viewport={"width": 390, "height": 800})
-    context.set_offline(True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(path.as_uri())
-    page.wait_for_function("() => document.querySelector('.vs-mount').veristep")
+    folder = tmp_path_factory.mktemp("states")
+    context, page, errors = _offline_phone(chromium, folder, derivation)
     plot = page.locator(".vs-plot[data-kind=states]")
     page.evaluate("document.querySelector('.vs-mount').veristep.show(0)")
     assert plot.get_attribute("data-shows-frame") == "0" and plot.locator("canvas").count() >= 1

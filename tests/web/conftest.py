@@ -33,3 +33,26 @@ def make_client(tmp_path):
 @pytest.fixture
 def client(make_client, settings):
     return make_client(settings)
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    """Screenshots go to $VERISTEP_ARTIFACTS when set, else pytest's temporary folder."""
+    import os
+    from pathlib import Path
+
+    root = os.environ.get("VERISTEP_ARTIFACTS")
+    path = Path(root) if root else tmp_path_factory.mktemp("artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A live app on 127.0.0.1 with a fresh data folder, one per test module (browser tests)."""
+    from veristep.web.app import create_app
+    from veristep.web.testing import live_server
+
+    tmp = tmp_path_factory.mktemp("app")
+    with live_server(create_app(Settings().replace(data_dir=tmp), tmp / "app.sqlite3")) as url:
+        yield url

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from veristep.web.app import create_app
@@ -29,25 +26,6 @@ CAPTIONS = """n => { const out = [...Array(n).keys()].map(i => { P.show(i + 1);
   const c = document.querySelector('.vs-caption');
   return {text: c.innerText, katex: !!c.querySelector('.katex')}; }); P.show(0); return out; }"""
 TEXTS = "ls => ls.map(l => l.innerText)"
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory) -> Path:
-    """Screenshots go to $VERISTEP_ARTIFACTS when set (CI uploads it), else pytest's tmp dir."""
-    root = os.environ.get("VERISTEP_ARTIFACTS")
-    path = Path(root) if root else tmp_path_factory.mktemp("artifacts")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from veristep.core.settings import Settings
-
-    tmp = tmp_path_factory.mktemp("app")
-    app = create_app(Settings().replace(data_dir=tmp), tmp / "app.sqlite3")
-    with live_server(app) as url:
-        yield url
 
 
 def _page(chromium, base: str):
@@ -196,8 +174,8 @@ def test_export_renders_the_same_with_the_network_disabled(
     exported = page2.evaluate(GLYPHS)
     # The export carries the steps view and the plot, drawn with the inlined uPlot.
     assert page2.locator(".vs-step-item").count() == 3
-    assert page2.locator(".vs-plot[data-kind=equation] canvas").count() >= 1
-    assert page2.get_attribute(".vs-plot[data-kind=equation]", "data-marks") == "[3]"
+    assert page2.locator(".vs-plot[data-kind=states] canvas").count() >= 1
+    assert page2.get_attribute(".vs-plot[data-kind=states]", "data-marks") == "[3]"  # the start
     page2.screenshot(path=str(artifacts / "export-offline.png"))
     offline.close()
     assert [g[:2] for g in exported] == [g[:2] for g in online]

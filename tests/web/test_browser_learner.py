@@ -3,39 +3,18 @@ back by the server, checked, and fed back in plain words; the teacher view one c
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
 from veristep.core.learner import JARGON
 from veristep.grounding.cascade import CHECKS
-from veristep.web.app import create_app
-from veristep.web.testing import live_server
 
 pytestmark = pytest.mark.browser
 
 CHECK_NAMES = tuple(c.__name__ for c in CHECKS)
 LEARNER_TEXT = """() => [...document.querySelectorAll(
   '#check-results[data-view=learner] > li, #check-summary, #hint-list li')].map(e => e.innerText)"""
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory) -> Path:
-    root = os.environ.get("VERISTEP_ARTIFACTS")
-    path = Path(root) if root else tmp_path_factory.mktemp("artifacts")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from veristep.core.settings import Settings
-
-    tmp = tmp_path_factory.mktemp("app")
-    with live_server(create_app(Settings().replace(data_dir=tmp), tmp / "app.sqlite3")) as url:
-        yield url
 
 
 def _plain(texts: list[str]) -> None:

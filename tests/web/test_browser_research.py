@@ -15,9 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from veristep.web.app import create_app
-from veristep.web.testing import live_server
-
 pytestmark = pytest.mark.browser
 
 FALSE_AND_TRUE = "We have $17 \\cdot 3 = 52$. Also $2^{10} = 1024$. Hence the claim holds."
@@ -28,24 +25,6 @@ AXIOM_CHEAT = (
     "Theorem mathd_algebra_412:\n  forall (x y : R),\n  (x + y = 25) ->\n  (x - y = 11) ->\n"
     "  x = 18.\nProof. intros. apply cheat. Qed.\n"
 )
-
-
-@pytest.fixture(scope="module")
-def artifacts() -> Path:
-    root = os.environ.get("VERISTEP_ARTIFACTS")
-    path = Path(root) if root else Path(__file__).resolve().parents[2] / "artifacts" / "web"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from veristep.core.settings import Settings
-
-    tmp = tmp_path_factory.mktemp("research")
-    app = create_app(Settings().replace(data_dir=tmp), tmp / "app.sqlite3")
-    with live_server(app) as url:
-        yield url
 
 
 @pytest.fixture

@@ -6,34 +6,12 @@ $VERISTEP_ARTIFACTS when set, else pytest's temporary folder). The page may reac
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from veristep.web.app import create_app
-from veristep.web.testing import live_server
-
 pytestmark = pytest.mark.browser
 SLOW = 120_000  # ms: every action waits for real grading on a shared machine
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory) -> Path:
-    root = os.environ.get("VERISTEP_ARTIFACTS")
-    path = Path(root) if root else tmp_path_factory.mktemp("artifacts")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from veristep.core.settings import Settings
-
-    tmp = tmp_path_factory.mktemp("app")
-    app = create_app(Settings().replace(data_dir=tmp), tmp / "app.sqlite3")
-    with live_server(app) as url:
-        yield url
 
 
 @pytest.fixture

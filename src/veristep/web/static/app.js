@@ -286,7 +286,8 @@
     return fetch(url, { method: "POST", headers: { "content-type": "application/json" },
                         body: JSON.stringify(body), signal: signal })
       .then(function (r) {
-        if (!r.ok) return r.json().then(function (j) { onEvent("error", j); });
+        if (!r.ok) return r.json().then(function (j) { onEvent("error", j); },
+                                        function () { onEvent("error", {}); });
         var reader = r.body.getReader(), decoder = new TextDecoder(), buffer = "";
         function frame(text) {
           var name = "message", data = "";
@@ -311,6 +312,9 @@
         return pump();
       });
   }
+
+  // One reader of server-sent events for every page (the research pages use it too).
+  window.veristepPostStream = postStream;
 
   function post(url, body, method) {
     return fetch(url, { method: method || "POST", headers: { "content-type": "application/json" },

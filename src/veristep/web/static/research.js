@@ -32,36 +32,10 @@
     return (body && (body.message || body.detail)) || "the request failed";
   }
 
-  /* POST and hand each server-sent event to onEvent; an error answer becomes an error event. */
+  /* POST and hand each server-sent event to onEvent; an error answer becomes an error event
+     (the site's one stream reader, from app.js, which every page loads first). */
   function postStream(url, body, signal, onEvent) {
-    return fetch(url, { method: "POST", headers: { "content-type": "application/json" },
-                        body: JSON.stringify(body), signal: signal })
-      .then(function (r) {
-        if (!r.ok) return r.json().then(function (j) { onEvent("error", j); },
-                                        function () { onEvent("error", {}); });
-        var reader = r.body.getReader(), decoder = new TextDecoder(), buffer = "";
-        function frame(text) {
-          var name = "message", data = "";
-          text.split("\n").forEach(function (line) {
-            if (line.indexOf("event: ") === 0) name = line.slice(7);
-            else if (line.indexOf("data: ") === 0) data += line.slice(6);
-          });
-          if (data) onEvent(name, JSON.parse(data));
-        }
-        function pump() {
-          return reader.read().then(function (chunk) {
-            if (chunk.done) return;
-            buffer += decoder.decode(chunk.value, { stream: true });
-            var cut;
-            while ((cut = buffer.indexOf("\n\n")) >= 0) {
-              frame(buffer.slice(0, cut));
-              buffer = buffer.slice(cut + 2);
-            }
-            return pump();
-          });
-        }
-        return pump();
-      });
+    return window.veristepPostStream(url, body, signal, onEvent);
   }
   function postJSON(url, body) {
     return fetch(url, { method: "POST", headers: { "content-type": "application/json" },
