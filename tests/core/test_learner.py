@@ -90,6 +90,15 @@ def test_squaring_warns_to_check_the_answers_and_the_summary_agrees_with_the_ste
     assert "check your answers at the end" in summary
 
 
+def test_a_chain_that_already_left_out_the_added_root_is_not_told_to_check_again() -> None:
+    doc = check(["\\sqrt{x+2} = x", "x + 2 = x^2", "x = -1 \\lor x = 2", "x = 2"]).to_json()
+    summary = doc["confidence"]["learner_summary"]
+    assert "checked and left out" in summary and "check your answers" not in summary
+    # Without that last line the advice stands.
+    doc = check(["\\sqrt{x+2} = x", "x + 2 = x^2", "x^2 - x - 2 = 0"]).to_json()
+    assert "check your answers in the first line" in doc["confidence"]["learner_summary"]
+
+
 def test_dividing_by_a_parameter_names_the_case_to_look_at() -> None:
     said = check(["a x = b", "x = \\frac{b}{a}"]).to_json()["steps"][0]["learner"]
     assert said.startswith("this step is right when a ≠ 0") and "the case a = 0" in said

@@ -261,7 +261,12 @@ def summary(doc: dict[str, Any], sentences: list[str], shown: list[str | None]) 
 
 def _all_right(steps: list[dict[str, Any]]) -> str:
     """Every step holds: said with the one caveat that matters most."""
-    if any(s.get("relation") == "widens" for s in steps):
+    widened = [int(s.get("index") or 0) for s in steps if s.get("relation") == "widens"]
+    if widened:
+        later = [s for s in steps if int(s.get("index") or 0) > widened[0]]
+        if any((s.get("facts") or {}).get("dropped") for s in later):
+            # The chain already checked its answers in the first line and left out what failed.
+            return "Every step is right, and the solution a step added was checked and left out."
         return (
             "Every step is right, but one can add a solution: "
             "check your answers in the first line at the end."
