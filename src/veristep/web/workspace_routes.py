@@ -108,8 +108,9 @@ def _act(body: ActRequest, settings: Any, lm: Any, seal: Any) -> dict[str, Any]:
         except InputError:  # "solve x^2 - 5x + 6 = 0" typed where the start goes
             ws, plot = _task(body.start, settings, lm)
     else:
-        ws = Workspace.from_json(body.workspace.model_dump(by_alias=True), settings)
-        _drop_unsealed(ws, body.workspace.model_dump(by_alias=True), seal)
+        raw = body.workspace.model_dump(by_alias=True)
+        ws = Workspace.from_json(raw, settings)
+        _drop_unsealed(ws, raw, seal)
     suggestion = None
     if body.action == "apply":
         if not body.command:
