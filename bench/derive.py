@@ -2,12 +2,16 @@
 
     python bench/derive.py [--pairs bench/derive_syllabus.jsonl] [--out results.jsonl]
                            [--category C] [--limit N] [--every K] [--proposer symbolic] [--cli]
-                           [--no-target]
+                           [--no-target] [--split tuned|held_out|all] [--kind K]
 
 A pair counts as a derivation when all four hold: the endpoint is the target as written
 (``endpoint.reached``), there are at least two steps, every step is grounded or verified (with an
 operation and a justification), and no step is the planner's labelled last resort (a one-step
 solve by the computer algebra system). The per-topic table shows each criterion separately.
+
+A record may carry ``"split": "held_out"``: those tasks were written from exercise lists and are
+not looked at or run while the planner is tuned (``--split tuned``); the report gives the tuned
+and held-out parts per topic, and per ``kind`` where records name one.
 
 ``--cli`` runs every pair as its own ``veristep derive --json`` process and times the whole
 command (start-up included): that is the wall time a user waits. Without it the pairs run in one
@@ -97,6 +101,12 @@ def _pct(n: int, total: int) -> str:
     return f"{100 * n / max(1, total):5.1f} %"
 
 
+def split_of(pair: dict[str, Any]) -> str:
+    """A task's part: ``held_out`` (never looked at or run while tuning) or ``tuned``; records
+    written before the split existed count as tuned."""
+    return pair.get("split", "tuned")
+
+
 def topic_table(rows: list[dict[str, Any]]) -> list[str]:
     """One line per topic: each criterion's count, then the derivations that meet all four."""
     head = f"  {'topic':<16}{'n':>4}{'reached':>9}{'≥2 steps':>10}{'strong':>8}"
@@ -112,6 +122,21 @@ def topic_table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _kind_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Per kind: derived out of n in the tuned part and in the held-out part."""
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_kind.setdefault(r["kind"], []).append(r)
+    lines = []
+    for kind, rs in sorted(by_kind.items()):
+        cells = []
+        for split in ("tuned", "held_out"):
+            part = [r for r in rs if split_of(r) == split]
+            cells.append(f"{sum(r['ok'] for r in part)}/{len(part)}")
+        lines.append(f"  {kind:<26}{cells[0]:>7}{cells[1]:>7}")
+    return lines
+
+
 def summarise(rows: list[dict[str, Any]]) -> str:
     ok = [r for r in rows if r["ok"]]
     lines = [
@@ -119,6 +144,15 @@ def summarise(rows: list[dict[str, Any]]) -> str:
         f"no last-resort jump): {len(ok)}/{len(rows)} ({_pct(len(ok), len(rows)).strip()})"
     ]
     lines += topic_table(rows)
+    for split in ("tuned", "held_out"):
+        part = [r for r in rows if split_of(r) == split]
+        if part and len(part) < len(rows):
+            lines.append(f"{split.replace('_', '-')} part:")
+            lines += topic_table(part)
+    kinds = [r for r in rows if r.get("kind")]
+    if kinds:
+        lines.append("by kind of task (tuned · held-out):")
+        lines += _kind_lines(kinds)
     lines.append("not derived:")
     for r in rows:
         if not r["ok"]:
@@ -232,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--category")
     parser.add_argument("--limit", type=int)
     parser.add_argument("--every", type=int, default=1, help="take every K-th pair")
+    parser.add_argument("--split", choices=("tuned", "held_out", "all"), default="all",
+                        help="only the tuned part, only the held-out part, or both")  # fmt: skip
+    parser.add_argument("--kind", help="only the tasks of this kind (the record's 'kind')")
     parser.add_argument("--proposer", default="symbolic")
     parser.add_argument("--cli", action="store_true", help="time each pair as a CLI command")
     parser.add_argument("--no-target", action="store_true",
@@ -248,6 +285,10 @@ def main(argv: list[str] | None = None) -> int:
         pair["dev"] = dev_part(index)
     if args.category:
         pairs = [p for p in pairs if p["category"] == args.category]
+    if args.kind:
+        pairs = [p for p in pairs if p.get("kind") == args.kind]
+    if args.split != "all":
+        pairs = [p for p in pairs if split_of(p) == args.split]
     pairs = pairs[:: args.every]
     pairs = pairs[: args.limit] if args.limit else pairs
     done: dict[str, dict[str, Any]] = {}
