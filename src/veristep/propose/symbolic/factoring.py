@@ -150,33 +150,41 @@ def _cubes(e: sp.Basic) -> Move | None:
 
 
 def _trinomial(e: sp.Basic) -> Move | None:
-    x = _unknown(e)
-    if x is None or not e.is_polynomial(x):
+    """``ax^2 + bx + c`` with integer coefficients, or its two-letter form ``ax^2 + bxy + cy^2``
+    (a quadratic in the first letter whose coefficients carry the second): split the middle
+    term, then factor each pair."""
+    letters = sorted(e.free_symbols, key=lambda s: s.name)
+    if not 1 <= len(letters) <= 2 or not e.is_polynomial(*letters):
         return None
-    poly = sp.Poly(e, x)
-    if poly.degree() != 2 or len(poly.terms()) != 3 or not poly.is_primitive:
+    x, y = letters[0], (letters[1] if len(letters) == 2 else sp.Integer(1))
+    poly = sp.Poly(e, *letters)
+    if len(poly.terms()) != 3 or not poly.is_primitive:
         return None
-    a, b, c = (poly.coeff_monomial(x**k) for k in (2, 1, 0))
-    if not all(v.is_Integer for v in (a, b, c)):
+    if poly.total_degree() != 2 or (len(letters) == 2 and not poly.is_homogeneous):
+        return None
+    a, b, c = (poly.as_expr().coeff(x, k).coeff(y, 2 - k) if y != 1 else
+               poly.as_expr().coeff(x, k) for k in (2, 1, 0))  # fmt: skip
+    if not all(v.is_Integer for v in (a, b, c)) or 0 in (a, b, c):
         return None
     for p in sorted(sp.divisors(abs(a * c)) + [-d for d in sp.divisors(abs(a * c))], key=abs):
         q = b - p
         if p * q != a * c:
             continue
         for first, second in ((p, q), (q, p)):
-            move = _split_and_group(a, first, second, c, x)
+            move = _split_and_group(a, first, second, c, x, y)
             if move is not None:
                 return move
     return None
 
 
-def _split_and_group(a, p, q, c, x) -> Move | None:
+def _split_and_group(a, p, q, c, x, y=sp.Integer(1)) -> Move | None:
+    """``ax^2 + px·y + qx·y + cy^2`` grouped in pairs (``y`` is 1 for one letter)."""
     g1 = sp.gcd(a, p) * x
-    g2 = sp.gcd(q, c) * (-1 if q < 0 else 1)
-    inner = sp.expand((a * x**2 + p * x) / g1)
-    if sp.expand((q * x + c) / g2) != inner:
+    g2 = sp.gcd(q, c) * y * (-1 if q < 0 else 1)
+    inner = sp.expand((a * x**2 + p * x * y) / g1)
+    if sp.expand((q * x * y + c * y**2) / g2) != inner:
         return None
-    split = _join([a * x**2, p * x, q * x, c])
+    split = _join([a * x**2, p * x * y, q * x * y, c * y**2])
     grouped = _signed_sum([(g1, _times(g1, inner)), (g2, _times(_unsigned(g2), inner))])
     why1 = f"two numbers with product {math('ac = ' + t(a * c))} and sum {math('b = ' + t(p + q))}"
     op1 = f"split the middle term: {math(f'{t(p)} + {_paren_num(q)} = {t(p + q)}')} and "
@@ -430,13 +438,38 @@ def _expand_shown(e: sp.Basic) -> Move | None:
                 before=before)  # fmt: skip
 
 
+def _expand_product(e: sp.Basic) -> Move | None:
+    """Two brackets multiplied out as a teacher does: each term of the shorter bracket times the
+    other bracket, every product written, then the like terms collected."""
+    factors = sp.Mul.make_args(e)
+    if not isinstance(e, sp.Mul) or len(factors) != 2 or not all(isinstance(f, sp.Add)
+                                                                 for f in factors):  # fmt: skip
+        return None
+    first, second = sorted(factors, key=lambda f: len(f.args))
+    if not e.is_polynomial():
+        return None
+    outer = [(a, _times(_unsigned(a), second)) for a in first.as_ordered_terms()]
+    products = [
+        sp.expand(a * b) for a in first.as_ordered_terms() for b in second.as_ordered_terms()
+    ]
+    new = sp.expand(e)
+    before = [("multiply each term of " + math(t(first)) + " by the other bracket",
+               "distributive law", _signed_sum(outer))]  # fmt: skip
+    if len(sp.Add.make_args(new)) == len(products):
+        return Move("expand-product", "multiply out each bracket", "distributive law", "rewrite",
+                    new, before=tuple(before))  # fmt: skip
+    before.append(("multiply out each bracket", "distributive law", _join(products)))
+    return Move("expand-product", "collect like terms", "add the like terms", "rewrite", new,
+                before=tuple(before))  # fmt: skip
+
+
 def _bracket_power(s: sp.Basic) -> sp.Basic | None:
     return s if isinstance(s, sp.Pow) and isinstance(s.base, sp.Add) and s.exp == 2 else None
 
 
 _FAMILIES: tuple[Callable[[sp.Basic], Move | None], ...] = (
     _common_factor, _difference_of_squares, _cubes, _trinomial, _grouping, factor_theorem,
-    _cancel, _add_fractions, _partial_fractions, _complete_square, _expand_shown,
+    _cancel, _add_fractions, _partial_fractions, _complete_square, _expand_shown, _expand_product,
 )  # fmt: skip
 
 
@@ -469,11 +502,18 @@ def _inside_product(state: sp.Mul) -> list[Move]:
             m = _safe(family, f)
             if m is None:
                 continue
-            before = tuple((op, why, f"{t(others)} \\left({shown}\\right)")
+            around = _product_tex(others)
+            before = tuple((op, why, f"{around} \\left({shown}\\right)")
                            for op, why, shown in m.before)  # fmt: skip
             out.append(Move(m.name, m.operation, m.justification, m.change_type,
                             others * m.state, before=before))  # fmt: skip
     return out
+
+
+def _product_tex(e: sp.Basic) -> str:
+    """The factors kept around a bracket, each sum in its own brackets: ``(x - 2)``, never the
+    bare ``x - 2`` that would read as a sum with the bracket after it."""
+    return " ".join(_paren(f) for f in sp.Mul.make_args(e))
 
 
 def circle_moves(state: sp.Basic, p: Problem | None) -> list[Move]:

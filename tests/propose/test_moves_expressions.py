@@ -1,0 +1,45 @@
+"""Expression moves written as a teacher writes them, each line graded by the real cascade:
+grouping whose second factor is a difference of squares, a binomial times a trinomial multiplied
+out term by term, and a quadratic in two letters factored by splitting the middle term."""
+
+from __future__ import annotations
+
+from veristep.core.tiers import Tier
+from veristep.propose import derive
+
+
+def _lines(d) -> list[str]:
+    return [s.latex for s in d.states[1:]]
+
+
+def _all_grounded(d) -> bool:
+    return all(s.tier in (Tier.GROUNDED, Tier.VERIFIED) for s in d.steps)
+
+
+def test_grouping_then_the_difference_of_squares_inside_the_product() -> None:
+    d = derive("x^3 - 2x^2 - 9x + 18", "(x - 2)(x - 3)(x + 3)")
+    lines = _lines(d)
+    assert d.endpoint.reached and _all_grounded(d) and len(lines) >= 3
+    assert lines[0] == "x^{2} \\left(x - 2\\right) - 9 \\left(x - 2\\right)"
+    # The factor kept beside the bracket keeps its own brackets: (x - 2)(x^2 - 3^2).
+    assert any(line.startswith("\\left(x - 2\\right) \\left(x^2 - 3^2") for line in lines)
+
+
+def test_a_binomial_times_a_trinomial_is_multiplied_out_term_by_term() -> None:
+    d = derive("(x + 2)(x^2 - 3x + 4)", "x^3 - x^2 - 2x + 8")
+    assert d.endpoint.reached and _all_grounded(d)
+    operations = [s.operation for s in d.steps]
+    assert operations[0] == "multiply each term of $x + 2$ by the other bracket"
+    assert operations[1] == "multiply out each bracket"
+    assert _lines(d)[1] == "x^{3} - 3 x^{2} + 4 x + 2 x^{2} - 6 x + 8"
+    assert d.steps[-1].operation == "collect like terms"
+
+
+def test_a_quadratic_in_two_letters_splits_its_middle_term() -> None:
+    d = derive("6a^2 + ab - 2b^2", "(2a - b)(3a + 2b)")
+    assert d.endpoint.reached and _all_grounded(d) and len(d.steps) == 3
+    assert d.steps[0].operation.startswith("split the middle term")
+    assert _lines(d)[1] == "3 a \\left(2 a - b\\right) + 2 b \\left(2 a - b\\right)"
+    # Not homogeneous (a constant beside the two letters): no two-letter split is offered.
+    other = derive("a^2 + ab + 1", "a^2 + ab + 1")
+    assert all("split the middle term" not in s.operation for s in other.steps)
