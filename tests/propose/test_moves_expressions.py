@@ -43,3 +43,28 @@ def test_a_quadratic_in_two_letters_splits_its_middle_term() -> None:
     # Not homogeneous (a constant beside the two letters): no two-letter split is offered.
     other = derive("a^2 + ab + 1", "a^2 + ab + 1")
     assert all("split the middle term" not in s.operation for s in other.steps)
+
+
+def test_partial_fractions_with_a_repeated_linear_factor() -> None:
+    d = derive(r"\frac{2x + 1}{x(x - 1)^2}", r"\frac{1}{x} - \frac{1}{x - 1} + \frac{3}{(x - 1)^2}")
+    assert d.endpoint.reached and _all_grounded(d) and len(d.steps) == 3
+    assert d.steps[0].operation == "write the numerator in terms of the factors"
+    assert "the numerators $1$, $-1$, $3$" in d.steps[0].justification
+
+
+def test_partial_fractions_with_an_irreducible_quadratic_factor() -> None:
+    d = derive(r"\frac{3x^2 - x + 8}{(x - 1)(x^2 + 4)}", r"\frac{2}{x - 1} + \frac{x}{x^2 + 4}")
+    assert d.endpoint.reached and _all_grounded(d) and len(d.steps) == 3
+    assert "2 \\left(x^{2} + 4\\right) + x \\left(x - 1\\right)" in _lines(d)[0]
+
+
+def test_an_improper_fraction_is_divided_before_it_is_split() -> None:
+    d = derive(r"\frac{x^2 + x + 1}{x^2 + x}", r"1 + \frac{1}{x} - \frac{1}{x + 1}")
+    assert d.endpoint.reached and _all_grounded(d)
+    operations = [s.operation for s in d.steps]
+    assert operations[0].startswith("write the numerator as the quotient times the denominator")
+    assert operations.index("write the numerator in terms of the factors") > 0
+    # The remainder's fraction carries its sign: a subtracted sum keeps its brackets.
+    assert "\\left(x + 1\\right) - x" in _lines(d)[3]
+    alone = derive(r"\frac{2x^2 - 3x - 1}{x - 2}", r"2x + 1 + \frac{1}{x - 2}")
+    assert alone.endpoint.reached and _all_grounded(alone) and len(alone.steps) == 3

@@ -369,6 +369,89 @@ def _partial_fractions(e: sp.Basic) -> Move | None:
                 before=tuple(before))  # fmt: skip
 
 
+def _partial_fractions_general(e: sp.Basic) -> Move | None:
+    """Partial fractions where the distinct-linear family does not apply: an improper fraction
+    is divided first (quotient plus a proper remainder), and a repeated linear factor or an
+    irreducible quadratic factor gets its own fractions (``A/(x+1) + B/(x+1)^2``,
+    ``(Bx + C)/(x^2 + 1)``); the numerators come from matching coefficients."""
+    x = _unknown(e)
+    if x is None or _partial_fractions(e) is not None:
+        return None
+    num, den = sp.fraction(sp.together(e))
+    if not (num.is_polynomial(x) and den.is_polynomial(x)) or not den.has(x):
+        return None
+    quotient, rest = sp.div(sp.expand(num), sp.expand(den), x)
+    pieces = sp.Add.make_args(sp.apart(rest / den, x)) if rest != 0 else ()
+    improper = quotient != 0
+    if not pieces or (not improper and len(pieces) < 2):
+        return None
+    fd = sp.factor(den)
+    head = f"{t(quotient)} + " if improper else ""
+    before = []
+    if improper:
+        before += _division_lines(num, den, quotient, rest, head)
+    if len(pieces) >= 2:
+        if fd != den:
+            before.append(("factor the denominator", "factorisation",
+                           f"{head}\\frac{{{t(rest)}}}{{{t(fd)}}}"))  # fmt: skip
+        parts = [_numerator_over(piece, fd, x) for piece in pieces]
+        identity = _signed_sum([(n, _product(_unsigned(n), m)) for n, m in parts])
+        numerators = ", ".join(math(t(n)) for n, _ in parts)
+        before.append(("write the numerator in terms of the factors",
+                       f"matching coefficients in {math(identity + ' = ' + t(rest))} gives the "
+                       f"numerators {numerators}",
+                       f"{head}\\frac{{{identity}}}{{{t(fd)}}}"))  # fmt: skip
+        split = _signed_sum([(n, f"\\frac{{{_product(_unsigned(n), m, bare=True)}}}{{{t(fd)}}}")
+                             for n, m in parts])  # fmt: skip
+        before.append(("split into one fraction per term", "$\\frac{a + b}{c} = \\frac{a}{c} + "
+                       "\\frac{b}{c}$", head + split))  # fmt: skip
+        operation, why = (
+            "cancel the common factor in each fraction",
+            ("a common factor of numerator and denominator divides out"),
+        )
+    else:
+        operation, why, _ = before.pop()
+    new = sp.Add(quotient, *pieces)
+    return Move("partial-fractions", operation, why, "rewrite", new, before=tuple(before))
+
+
+def _division_lines(num, den, quotient, rest, head: str) -> list[tuple[str, str, str]]:
+    """An improper fraction divided: the numerator as quotient × denominator + remainder, the
+    two fractions, then the denominator cancelled from the first."""
+    times = _product(quotient, den)
+    over = f"\\frac{{{times}}}{{{t(den)}}}{_plus_fraction(rest, den)}"
+    why = "polynomial division: " + math(f"{t(num)} = {times}{_plus(rest)}")
+    return [
+        ("write the numerator as the quotient times the denominator plus the remainder", why,
+         f"\\frac{{{times}{_plus(rest)}}}{{{t(den)}}}"),
+        ("split into one fraction per term", "$\\frac{a + b}{c} = \\frac{a}{c} + \\frac{b}{c}$",
+         over),
+        ("cancel the common factor " + math(t(den)), "the denominator divides out",
+         f"{head}\\frac{{{t(rest)}}}{{{t(den)}}}"),
+    ]  # fmt: skip
+
+
+def _plus_fraction(rest: sp.Basic, den: sp.Basic) -> str:
+    sign = " - " if rest.could_extract_minus_sign() else " + "
+    return f"{sign}\\frac{{{t(_unsigned(rest))}}}{{{t(den)}}}"
+
+
+def _numerator_over(piece: sp.Basic, den: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic]:
+    """A partial fraction ``n/d`` as its numerator ``n`` and the factor ``den/d`` that brings
+    it over the whole denominator."""
+    n, d = sp.fraction(sp.factor(piece))
+    return sp.expand(n), sp.factor(sp.cancel(den / d))
+
+
+def _product(a: sp.Basic, m: sp.Basic, *, bare: bool = False) -> str:
+    """``a`` times the factors ``m``, each sum in brackets (a lone sum bare when ``bare``, as a
+    numerator of its own), ones left out."""
+    factors = [f for f in (a, *sp.Mul.make_args(m)) if f != 1]
+    if len(factors) == 1 and bare:
+        return t(factors[0])
+    return " ".join(_paren(f) for f in factors) if factors else "1"
+
+
 # --- completing the square ---------------------------------------------------------------------
 
 
@@ -469,7 +552,8 @@ def _bracket_power(s: sp.Basic) -> sp.Basic | None:
 
 _FAMILIES: tuple[Callable[[sp.Basic], Move | None], ...] = (
     _common_factor, _difference_of_squares, _cubes, _trinomial, _grouping, factor_theorem,
-    _cancel, _add_fractions, _partial_fractions, _complete_square, _expand_shown, _expand_product,
+    _cancel, _add_fractions, _partial_fractions, _partial_fractions_general, _complete_square,
+    _expand_shown, _expand_product,
 )  # fmt: skip
 
 
