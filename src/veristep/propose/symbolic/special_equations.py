@@ -175,7 +175,7 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         return []
     base, expo = lhs.base, lhs.exp
     if rhs.has(x):
-        return _common_base_moves(lhs, rhs)
+        return _common_base_moves(lhs, rhs, x)
     if isinstance(rhs, sp.Pow) and rhs.base == base:
         new = sp.Eq(expo, rhs.exp)
         return [
@@ -210,7 +210,7 @@ def _exp_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
     return [take_ln]
 
 
-def _common_base_moves(lhs: sp.Basic, rhs: sp.Basic) -> list[Move]:
+def _common_base_moves(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> list[Move]:
     """``a^u = b^v``: equate exponents for one base, or first write both over a common base."""
     if not (isinstance(rhs, sp.Pow) and rhs.base.is_Integer and lhs.base.is_Integer):
         return []
@@ -220,12 +220,76 @@ def _common_base_moves(lhs: sp.Basic, rhs: sp.Basic) -> list[Move]:
                      sp.Eq(lhs.exp, rhs.exp))]  # fmt: skip
     b = _common_base(int(lhs.base), int(rhs.base))
     if b is None:
-        return []
+        return _logs_of_both_sides(lhs, rhs, x)
     m, n = sp.log(lhs.base, b), sp.log(rhs.base, b)
     new = sp.Eq(sp.Pow(b, sp.Mul(m, lhs.exp, evaluate=False), evaluate=False),
                 sp.Pow(b, sp.Mul(n, rhs.exp, evaluate=False), evaluate=False))  # fmt: skip
     why = f"{math(f'{lhs.base} = {b}^{{{m}}}')} and {math(f'{rhs.base} = {b}^{{{n}}}')}"
     return [Move("common-base", f"write both sides as powers of {tex(b)}", why, "rewrite", new)]
+
+
+def _logs_of_both_sides(lhs: sp.Pow, rhs: sp.Pow, x: sp.Symbol) -> list[Move]:
+    """``a^u = b^v`` with no common base (``3^{x-1} = 2^x``), both exponents linear in x: the
+    natural logarithm of both sides brings each exponent down (``u ln a = v ln b``), then the
+    linear equation is solved line by line: expand, collect the x terms, factor x, divide."""
+    (p1, q1), (p2, q2) = _linear(lhs.exp, x), _linear(rhs.exp, x)
+    if None in (p1, p2) or p1 * sp.log(lhs.base) == p2 * sp.log(rhs.base):
+        return []
+    la, lb = (f"\\ln {bare_tex(e.base)}" for e in (lhs, rhs))
+    taken = f"{_times_log(lhs.exp, la, x)} = {_times_log(rhs.exp, lb, x)}"
+    expanded = f"{_terms([(p1, bare_tex(x) + ' ' + la), (q1, la)])} = "
+    expanded += _terms([(p2, bare_tex(x) + " " + lb), (q2, lb)])
+    # The x terms go to the side where their coefficient is positive, as a teacher does.
+    xa, xb = bare_tex(x) + " " + la, bare_tex(x) + " " + lb
+    if (p1 * sp.log(lhs.base) - p2 * sp.log(rhs.base)).evalf() > 0:
+        side, coeff, rest = "left", _terms([(p1, la), (-p2, lb)]), _terms([(q2, lb), (-q1, la)])
+        gathered = f"{_terms([(p1, xa), (-p2, xb)])} = {rest}"
+        factored = f"{bare_tex(x)} \\left({coeff}\\right) = {rest}"
+    else:
+        side, coeff, rest = "right", _terms([(p2, lb), (-p1, la)]), _terms([(q1, la), (-q2, lb)])
+        gathered = f"{rest} = {_terms([(p2, xb), (-p1, xa)])}"
+        factored = f"{rest} = {bare_tex(x)} \\left({coeff}\\right)"
+    value = (q2 * sp.log(rhs.base) - q1 * sp.log(lhs.base)) / (
+        p1 * sp.log(lhs.base) - p2 * sp.log(rhs.base)
+    )
+    why = "both sides are positive and $\\ln(b^u) = u \\ln b$"
+    before = (
+        ("take the natural logarithm of both sides", why, taken),
+        ("expand the brackets", "distributive law", expanded),
+        (f"bring the terms in {math(bare_tex(x))} to the {side} side and the rest to the other",
+         "the same term added to or subtracted from both sides", gathered),
+        (f"take out the common factor {math(bare_tex(x))}", math("ab + ac = a(b + c)"), factored),
+    )  # fmt: skip
+    return [Move("take-ln", f"divide both sides by {math(coeff)}", "its value is not zero",
+                 "solve", sp.Eq(x, value), before=before)]  # fmt: skip
+
+
+def _linear(e: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic | None, sp.Basic | None]:
+    """``e = p x + q`` with rational p ≠ 0 and q: (p, q), else (None, None)."""
+    poly = sp.Poly(e, x) if e.is_polynomial(x) else None
+    if poly is None or poly.degree() != 1 or not all(c.is_Rational for c in poly.all_coeffs()):
+        return None, None
+    return poly.all_coeffs()[0], poly.all_coeffs()[1]
+
+
+def _times_log(exponent: sp.Basic, log_tex: str, x: sp.Symbol) -> str:
+    """``(x - 1) \\ln 3``, ``x \\ln 2``, ``2x \\ln 6``: the exponent brought down before its log."""
+    if isinstance(exponent, sp.Add):
+        return f"\\left({bare_tex(exponent)}\\right) {log_tex}"
+    return f"{bare_tex(exponent)} {log_tex}"
+
+
+def _terms(parts: list[tuple[sp.Basic, str]]) -> str:
+    """Coefficients times written factors, joined with their signs; zero terms left out."""
+    out = ""
+    for c, text in ((c, text) for c, text in parts if c != 0):
+        size = abs(c)
+        piece = text if size == 1 else f"{bare_tex(size)} {text}"
+        if not out:
+            out = ("-" if c < 0 else "") + piece
+        else:
+            out += (" - " if c < 0 else " + ") + piece
+    return out or "0"
 
 
 def _common_base(a: int, c: int) -> int | None:

@@ -1,0 +1,26 @@
+"""Equation moves written as a teacher writes them, each line graded by the real cascade: an
+exponential equation with two bases solved by logarithms of both sides, then line by line."""
+
+from __future__ import annotations
+
+from veristep.core.tiers import Tier
+from veristep.propose import derive
+
+
+def test_two_bases_take_logarithms_then_solve_the_linear_equation() -> None:
+    d = derive("3^{x-1} = 2^x", r"x = \frac{\ln 3}{\ln 3 - \ln 2}")
+    assert d.endpoint.reached and all(s.tier is Tier.GROUNDED for s in d.steps)
+    lines = [s.latex for s in d.states[1:]]
+    assert lines[:4] == [
+        r"\left(x - 1\right) \ln 3 = x \ln 2",
+        r"x \ln 3 - \ln 3 = x \ln 2",
+        r"x \ln 3 - x \ln 2 = \ln 3",
+        r"x \left(\ln 3 - \ln 2\right) = \ln 3",
+    ]
+    assert "computer algebra" not in " ".join(s.justification or "" for s in d.steps)
+
+
+def test_the_x_terms_go_to_the_side_where_their_coefficient_is_positive() -> None:
+    d = derive("2^{x+2} = 3^x", r"x = \frac{2\ln 2}{\ln 3 - \ln 2}")
+    assert d.endpoint.reached and all(s.tier is Tier.GROUNDED for s in d.steps)
+    assert r"2 \ln 2 = x \left(\ln 3 - \ln 2\right)" in [s.latex for s in d.states]
