@@ -22,10 +22,11 @@ def test_rational_limit_at_infinity_is_not_sent_to_lhopital():
 
 def test_standard_limit_is_named_with_its_constant():
     d = derive(r"\lim_{x \to \infty} \left(1 + \frac{2}{x}\right)^{x}", "e^{2}")
-    assert (
-        d.steps[0].operation == "use the standard limit" and "$c = 2$" in d.steps[0].justification
-    )
-    assert d.endpoint.reached
+    # First the power written with the exponent x/2, then the standard limit in u = x/2.
+    assert d.steps[0].operation == "write the power so that its exponent is $\\frac{x}{2}$"
+    assert d.steps[1].operation == "use the standard limit"
+    assert "$u = \\frac{x}{2}$" in d.steps[1].justification
+    assert d.endpoint.reached and all(s.tier is Tier.GROUNDED for s in d.steps)
 
 
 def test_x_to_the_x_is_differentiated_through_the_exponential_form():

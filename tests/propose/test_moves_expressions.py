@@ -68,3 +68,21 @@ def test_an_improper_fraction_is_divided_before_it_is_split() -> None:
     assert "\\left(x + 1\\right) - x" in _lines(d)[3]
     alone = derive(r"\frac{2x^2 - 3x - 1}{x - 2}", r"2x + 1 + \frac{1}{x - 2}")
     assert alone.endpoint.reached and _all_grounded(alone) and len(alone.steps) == 3
+
+
+def test_a_root_minus_a_term_at_infinity_goes_through_the_conjugate() -> None:
+    d = derive(r"\lim_{x \to \infty} \left(\sqrt{x^2 + 6x + 1} - x\right)", "3")
+    assert d.endpoint.reached and _all_grounded(d)
+    assert [s.operation for s in d.steps] == [
+        r"multiply the top and the bottom by the conjugate $\sqrt{x^{2} + 6 x + 1} + x$",
+        "multiply out the difference of two squares on top",
+        "divide numerator and denominator by $x$",
+        "let the negative powers of $x$ tend to $0$",
+    ]
+    assert "lhopital" not in " ".join(s.operation for s in d.steps)
+
+
+def test_a_standard_e_limit_with_a_multiple_of_x_in_the_exponent() -> None:
+    d = derive(r"\lim_{x \to \infty} \left(1 - \frac{2}{x}\right)^{x}", "e^{-2}")
+    assert d.endpoint.reached and _all_grounded(d) and len(d.steps) == 2
+    assert r"\left(1 - \frac{2}{x}\right)^{- \frac{x}{2}}" in d.states[1].latex

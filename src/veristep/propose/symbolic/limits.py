@@ -50,13 +50,13 @@ def _one(lim: sp.Limit) -> Move | None:
             "rewrite",
             sp.Limit(sp.cancel(f), x, a, direction),
         )
-    standard = _standard_e_limit(f, x, a)
+    standard = _standard_e_limit(f, x, a) or _conjugate(f, x, a, direction)
     if standard is not None:
         return standard
-    infinite = _infinite_over_infinite(num, den, x, a)
-    if infinite is not None:
-        return infinite
-    rational = f.is_rational_function(x)
+    over_x = _divide_root_by_x(f, num, den, x, a, direction)
+    if over_x is not None:
+        return over_x
+    rational = f.is_rational_function(x) or _settles_at_infinity(f, x, a)
     negative = any(p.exp.is_negative for p in f.atoms(sp.Pow) if p.base == x)
     if a in (sp.oo, -sp.oo) and rational and negative:
         return Move(
@@ -66,6 +66,9 @@ def _one(lim: sp.Limit) -> Move | None:
             "rewrite",
             sp.limit(f, x, a),
         )
+    infinite = _infinite_over_infinite(num, den, x, a)
+    if infinite is not None:
+        return infinite
     if f == sp.sin(x) / x and a == 0:
         return Move(
             "known-limit",
@@ -134,15 +137,95 @@ def _infinite_over_infinite(num, den, x, a) -> Move | None:
 
 
 def _standard_e_limit(f, x, a) -> Move | None:
-    """``(1 + c/x)^x → e^c``: the standard limit, named."""
-    if a != sp.oo or not isinstance(f, sp.Pow) or f.exp != x:
+    """``(1 + c/x)^{kx} → e^{ck}``: first written as ``((1 + c/x)^{x/c})^{ck}``, the inner power
+    the standard limit ``(1 + 1/u)^u → e`` with ``u = x/c``."""
+    if a != sp.oo or not isinstance(f, sp.Pow):
         return None
+    k = sp.simplify(f.exp / x)
     c = sp.simplify((f.base - 1) * x)
-    if c.has(x) or c == 0:
+    if k.has(x) or k == 0 or c.has(x) or c == 0:
         return None
-    why = math("\\lim_{x \\to \\infty} \\left(1 + \\frac{c}{x}\\right)^x = e^c")
-    why += f" with {math('c = ' + bare_tex(c))}"
-    return Move("known-limit", "use the standard limit", why, "rewrite", sp.exp(c))
+    why = math("\\lim_{u \\to \\infty} \\left(1 + \\frac{1}{u}\\right)^u = e")
+    why += f" with {math('u = ' + bare_tex(x / c))}"
+    inner = f"\\left({bare_tex(f.base)}\\right)"
+    lim = f"\\lim_{{{bare_tex(x)} \\to \\infty}} "
+    shown = f"{lim}\\left({inner}^{{{bare_tex(x / c)}}}\\right)^{{{bare_tex(c * k)}}}"
+    op = "write the power so that its exponent is " + math(bare_tex(x / c))
+    before = ((op, math("(b^m)^n = b^{mn}"), shown),)
+    return Move("known-limit", "use the standard limit", why, "rewrite", sp.exp(c * k),
+                before=before)  # fmt: skip
+
+
+def _root_minus(f: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic, int] | None:
+    """``sqrt(P) - Q`` (sign 1) or ``Q - sqrt(P)`` (sign -1) with P and Q polynomials in x."""
+    terms = sp.Add.make_args(f)
+    if len(terms) != 2:
+        return None
+    for root, other in (terms, terms[::-1]):
+        sign = -1 if root.could_extract_minus_sign() else 1
+        r = -root if sign < 0 else root
+        if isinstance(r, sp.Pow) and r.exp == sp.S.Half and r.base.is_polynomial(x):
+            q = -other * sign
+            if q.is_polynomial(x) and q.has(x):
+                return r.base, q, sign
+    return None
+
+
+def _conjugate(f, x, a, direction) -> Move | None:
+    """``sqrt(P) - Q`` as x → ∞ (∞ − ∞): multiply top and bottom by the conjugate
+    ``sqrt(P) + Q``; the difference of squares leaves ``P - Q^2`` on top."""
+    found = _root_minus(f, x) if a in (sp.oo, -sp.oo) else None
+    if found is None:
+        return None
+    body, q, sign = found
+    root = sp.sqrt(body)
+    conj = root + q
+    # Written root first, as in the task: sqrt(P) - Q and its conjugate sqrt(P) + Q.
+    rt, qt = f"\\sqrt{{{bare_tex(body)}}}", bare_tex(q)
+    shown = (f"\\frac{{\\left({rt} - {qt}\\right) \\left({rt} + {qt}\\right)}}"
+             f"{{{rt} + {qt}}}")  # fmt: skip
+    if sign < 0:
+        shown = "-" + shown
+    top = sp.expand(sign * (body - q**2))
+    new = sp.Limit(sp.Mul(top, sp.Pow(conj, -1, evaluate=False), evaluate=False), x, a, direction)
+    lim = f"\\lim_{{{bare_tex(x)} \\to {bare_tex(a)}}} "
+    before = ((f"multiply the top and the bottom by the conjugate {math(rt + ' + ' + qt)}",
+               "the value is unchanged: the factor is " + math("\\frac{u}{u} = 1"),
+               lim + shown),)  # fmt: skip
+    return Move("conjugate", "multiply out the difference of two squares on top",
+                math("(a - b)(a + b) = a^2 - b^2"), "rewrite", new, before=before)  # fmt: skip
+
+
+def _divide_root_by_x(f, num, den, x, a, direction) -> Move | None:
+    """``c(x) / (sqrt(P) + Q)`` as x → ∞ with P of degree 2 and Q, c linear: divide top and
+    bottom by x, taking x into the root as x² (x > 0 near ∞)."""
+    if a != sp.oo or not num.is_polynomial(x) or sp.degree(num, x) != 1:
+        return None
+    parts = sp.Add.make_args(den)
+    roots = [t for t in parts if isinstance(t, sp.Pow) and t.exp == sp.S.Half]
+    if len(roots) != 1 or sp.degree(roots[0].base, x) != 2:
+        return None
+    rest = sp.Add(*[t for t in parts if t is not roots[0]])
+    if not rest.is_polynomial(x) or sp.degree(rest, x) > 1:
+        return None
+    inside = sp.expand(roots[0].base / x**2)
+    bottom = sp.Add(sp.sqrt(inside), sp.expand(rest / x), evaluate=False)
+    top = sp.expand(num / x)
+    over = sp.Pow(bottom, -1, evaluate=False)
+    new = sp.Limit(over if top == 1 else sp.Mul(top, over, evaluate=False), x, a, direction)
+    why = "for " + math("x > 0") + ", " + math("\\frac{\\sqrt{P}}{x} = \\sqrt{\\frac{P}{x^2}}")
+    return Move("divide-power", f"divide numerator and denominator by {tex(x)}", why, "rewrite",
+                new)  # fmt: skip
+
+
+def _settles_at_infinity(f: sp.Basic, x: sp.Symbol, a: sp.Basic) -> bool:
+    """Whether f, written in u = 1/x, is continuous at u = 0 (every power of x in it negative),
+    so its limit is its value with each negative power set to 0."""
+    if a != sp.oo or any(p.exp.is_positive for p in f.atoms(sp.Pow) if p.base == x):
+        return False
+    u = sp.Dummy("u", positive=True)
+    value = f.subs(x, 1 / u).subs(u, 0)
+    return _finite(value) and value.is_real is True
 
 
 def _leading_power(f, num, den, x, a, direction) -> Move | None:
@@ -170,6 +253,8 @@ def limit_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
     move = _one(pending[0])
     if move is None:
         return []
+    # Lines written before the move show the limit alone: kept only when it is the whole state.
+    before = move.before if state == pending[0] else ()
     return [
         Move(
             move.name,
@@ -177,6 +262,7 @@ def limit_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
             move.justification,
             move.change_type,
             state.xreplace({pending[0]: move.state}),
+            before=before,
         )
     ]
 
