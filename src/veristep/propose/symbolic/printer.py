@@ -57,6 +57,20 @@ class _StatePrinter(LatexPrinter):
         text = rf"\log_{{{self._print(base)}}}{{\left({self._print(arg)} \right)}}"
         return rf"{text}^{{{exp}}}" if exp else text
 
+    def _print_Mul(self, expr: sp.Mul) -> str:
+        # Factors as a teacher writes them: letters first, then the linear brackets by their
+        # roots in increasing order ((x - 2)(x - 3), never (x - 3)(x - 2)).
+        found = _teacher_factors(expr)
+        if found is None:
+            return super()._print_Mul(expr)
+        coeff, letters, brackets = found
+        parts = [self._print(f) for f in letters]
+        for base, exp in brackets:
+            power = "" if exp == 1 else f"^{{{self._print(exp)}}}"
+            parts.append(f"\\left({self._print(base)}\\right){power}")
+        prefix = {1: "", -1: "-"}.get(coeff)
+        return (self._print(coeff) + " " if prefix is None else prefix) + " ".join(parts)
+
     def _print_Or(self, expr: sp.Or) -> str:
         return " \\lor ".join(self._grouped(arg, sp.And) for arg in _ordered_cases(expr))
 
@@ -73,12 +87,57 @@ class _StatePrinter(LatexPrinter):
 
 
 def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
-    # Roots read best in increasing order when they are numbers; otherwise keep SymPy's order.
+    # Roots read best in increasing order when they are numbers (x - 2 = 0 before x - 3 = 0 as
+    # well as x = 2 before x = 3); otherwise keep SymPy's order.
     args = list(expr.args)
     try:
-        return sorted(args, key=lambda a: float(a.rhs) if isinstance(a, sp.Eq) else 0.0)
+        return sorted(args, key=_case_root)
     except (TypeError, ValueError):
         return args
+
+
+def _case_root(case: sp.Basic) -> float:
+    if not isinstance(case, sp.Eq):
+        return 0.0
+    root = _linear_root(case.lhs - case.rhs)
+    return float(root if root is not None else case.rhs)
+
+
+def _linear_root(e: sp.Basic) -> sp.Basic | None:
+    """The root of ``e`` when it is linear with number coefficients in its one letter."""
+    letters = e.free_symbols
+    if len(letters) != 1 or not e.is_polynomial(*letters):
+        return None
+    poly = sp.Poly(e, *letters)
+    if poly.degree() != 1 or not all(c.is_number for c in poly.all_coeffs()):
+        return None
+    a, b = poly.all_coeffs()
+    return -b / a
+
+
+def _teacher_factors(expr: sp.Mul) -> tuple[sp.Basic, list, list] | None:
+    """A product in one letter of the letter's powers and two or more linear brackets:
+    (number coefficient, the letter's powers, the brackets as (base, exponent) by root).
+    None for any other product, which SymPy prints as it does."""
+    coeff, rest = expr.as_coeff_Mul()
+    if len(rest.free_symbols) != 1 or not coeff.is_Rational:
+        return None
+    letters, brackets = [], []
+    for factor in sp.Mul.make_args(rest):
+        base, exp = factor.as_base_exp()
+        if base.is_Symbol:
+            letters.append(factor)
+        elif isinstance(base, sp.Add) and exp.is_Integer and exp > 0:
+            root = _linear_root(base)
+            if root is None or not root.is_real:
+                return None
+            brackets.append((float(root), base, exp))
+        else:
+            return None
+    if len(brackets) < 2:
+        return None
+    brackets.sort(key=lambda b: b[0])
+    return coeff, letters, [(base, exp) for _, base, exp in brackets]
 
 
 class _DecimalPrinter(_StatePrinter):

@@ -1,0 +1,32 @@
+"""Lines as a teacher writes them: linear factors and the cases they give in increasing order of
+their roots, the same order carried from the factored line to the solutions."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from veristep.core.tiers import Tier
+from veristep.propose import derive
+from veristep.propose.symbolic.printer import to_latex
+
+x = sp.Symbol("x")
+
+
+def test_factors_and_cases_keep_the_order_of_the_roots() -> None:
+    d = derive("x^2 - 5x + 6 = 0", "")
+    lines = [s.latex for s in d.states[1:]]
+    assert lines == [
+        r"\left(x - 2\right) \left(x - 3\right) = 0",
+        r"x - 2 = 0 \lor x - 3 = 0",
+        r"x = 2 \lor x = 3",
+    ]
+    assert all(s.tier is Tier.GROUNDED for s in d.steps)
+
+
+def test_the_printer_orders_linear_brackets_by_root_and_keeps_other_products() -> None:
+    assert to_latex((x - 3) * (x - 2)) == r"\left(x - 2\right) \left(x - 3\right)"
+    assert to_latex(-2 * x * (x - 1) ** 2 * (x + 3)) == (
+        r"-2 x \left(x + 3\right) \left(x - 1\right)^{2}"
+    )
+    # One bracket, or a bracket that is not linear, is printed as SymPy prints it.
+    assert to_latex((x - 3) * (x**2 + 1)) == sp.latex((x - 3) * (x**2 + 1))
