@@ -30,3 +30,15 @@ def test_the_printer_orders_linear_brackets_by_root_and_keeps_other_products() -
     )
     # One bracket, or a bracket that is not linear, is printed as SymPy prints it.
     assert to_latex((x - 3) * (x**2 + 1)) == sp.latex((x - 3) * (x**2 + 1))
+
+
+def test_the_quadratic_formula_keeps_b_squared_first_and_each_branch_on_its_side() -> None:
+    d = derive("a x^2 + b x + c = 0", r"x = \frac{-b \pm \sqrt{b^2 - 4ac}}{2a}")
+    lines = [s.latex for s in d.states[1:]]
+    assert not any("- 4 a c + b^{2}" in line for line in lines)
+    assert any("b^{2} - 4 a c" in line for line in lines)
+    cases = [line.split(r" \lor ") for line in lines if r" \lor " in line]
+    assert len(cases) >= 2
+    # The branch with the minus sign before the root stays on the left on every line.
+    assert all(r"- \frac{\sqrt" in left or r"- \sqrt" in left for left, _ in cases)
+    assert not any(r"- \sqrt" in right or r"- \frac{\sqrt" in right for _, right in cases)

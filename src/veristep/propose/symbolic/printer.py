@@ -57,6 +57,13 @@ class _StatePrinter(LatexPrinter):
         text = rf"\log_{{{self._print(base)}}}{{\left({self._print(arg)} \right)}}"
         return rf"{text}^{{{exp}}}" if exp else text
 
+    def _print_Add(self, expr: sp.Add, order: str | None = None) -> str:
+        # A polynomial in several letters in the conventional order: by degree, then the later
+        # letters' powers first among equals (b^2 - 4ac, never -4ac + b^2).
+        if order is None and len(expr.free_symbols) > 1 and expr.is_polynomial():
+            order = "grevlex"
+        return super()._print_Add(expr, order=order)
+
     def _print_Mul(self, expr: sp.Mul) -> str:
         # Factors as a teacher writes them: letters first, then the linear brackets by their
         # roots in increasing order ((x - 2)(x - 3), never (x - 3)(x - 2)).
@@ -97,10 +104,44 @@ def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
 
 
 def _case_root(case: sp.Basic) -> float:
+    """The value a case gives its unknown, as a number: letters other than the unknown take fixed
+    sample values, so the same root sorts the same way on every line (the quadratic formula's
+    minus branch stays on the left from "take the square root" to the simplified values)."""
     if not isinstance(case, sp.Eq):
         return 0.0
-    root = _linear_root(case.lhs - case.rhs)
-    return float(root if root is not None else case.rhs)
+    e = case.lhs - case.rhs
+    letters = sorted(e.free_symbols, key=lambda v: (v.name != "x", v.name))
+    root = None
+    for unknown in letters:
+        root = _root_in(e, unknown)
+        if root is not None:
+            break
+    if root is None:
+        root = case.rhs
+    if not root.free_symbols:
+        return float(root)
+    others = sorted(root.free_symbols, key=lambda v: v.name)
+    for sample in _SAMPLES:
+        value = complex(root.subs({v: sample[i % len(sample)] for i, v in enumerate(others)}))
+        if abs(value.imag) < 1e-12:
+            return value.real
+    raise ValueError("no real sample value")
+
+
+# Values for the other letters when a root is compared by its value: the first makes b^2 - 4ac
+# positive for (a, b, c), the others cover different signs.
+_SAMPLES = ((0.37, 2.71, 0.53, 1.9, 0.77, 1.3), (2.3, -0.41, -1.7, 0.59, 3.1, 0.83))
+
+
+def _root_in(e: sp.Basic, unknown: sp.Symbol) -> sp.Basic | None:
+    """The root of ``e`` in ``unknown`` when e is linear in it, else None."""
+    if not e.is_polynomial(unknown):
+        return None
+    poly = sp.Poly(e, unknown)
+    if poly.degree() != 1:
+        return None
+    a, b = poly.all_coeffs()
+    return -b / a
 
 
 def _linear_root(e: sp.Basic) -> sp.Basic | None:
