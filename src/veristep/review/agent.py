@@ -38,7 +38,15 @@ from veristep.review.machine import (
     with_checks,
 )
 from veristep.review.standing import read_standing
-from veristep.review.trace import FLAW_KINDS, Elaboration, Flaw, ReviewTrace, State, StepRecord
+from veristep.review.trace import (
+    FLAW_KINDS,
+    Elaboration,
+    Flaw,
+    LedgerEntry,
+    ReviewTrace,
+    State,
+    StepRecord,
+)
 
 # Checks whose witness is a counterexample to a stated claim: no convention makes it true.
 _COUNTEREXAMPLES = ("small_cases", "standing_hypotheses")
@@ -323,7 +331,9 @@ class ReviewAgent:
             return False
         progress = False
         for entry_id in elaboration.external:
-            progress |= ledger_ops.settle(self, entry_id)
+            progress |= ledger_ops.settle(
+                self.trace, entry_id, self._cite, self.add_substep, self.budget.max_depth
+            )
         # Downstream blocking: a step resting on a step that waits for a ledger claim waits too.
         inherited = [
             e
@@ -425,6 +435,16 @@ class ReviewAgent:
         for text in substeps[: self.budget.max_children]:
             self.add_substep(step, text)
 
+    def _cite(self, entry: LedgerEntry) -> Any:
+        """The cite role's reply on one ledger claim and its citation (None when malformed)."""
+        return self.caller(
+            "cite",
+            self.programs["cite"],
+            entry.used_by[-1],
+            claim=entry.claim,
+            citation=entry.citation,
+        )
+
     def add_substep(self, parent: StepRecord, text: str) -> StepRecord:
         sid = f"{parent.id}.{len(parent.children) + 1}"
         child = StepRecord(sid, text, f"{parent.location} (sub-step)", parent.id, parent.depth + 1)
@@ -436,7 +456,7 @@ class ReviewAgent:
 
     def _settle(self) -> bool:
         """Promote steps whose ledger claims got support, and parents of verified sub-steps."""
-        progress = ledger_ops.settle_subproofs(self)
+        progress = ledger_ops.settle_subproofs(self.trace)
         for step in list(self.trace.steps.values()):
             if step.state is not State.OPEN or not step.blocked_on:
                 continue

@@ -17,9 +17,11 @@ b^2 = 13^2 - 12^2 False
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import pairwise
+from typing import Any
 
+from veristep.core.tiers import Tier
 from veristep.review.arithmetic import evaluate, is_real_arithmetic
 from veristep.review.segment import math_spans
 
@@ -105,6 +107,22 @@ class Link:
     def latex(self) -> str:
         symbol = {"<=": "\\le", ">=": "\\ge", "!=": "\\ne", "~": "\\approx"}.get(self.rel, self.rel)
         return f"{self.lhs} {symbol} {self.rhs}"
+
+
+@dataclass(frozen=True)
+class LinkCheck:
+    """The judgement of one relation link."""
+
+    latex: str
+    tier: Tier
+    check: str
+    reason: str
+    witness: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["tier"] = self.tier.name_lower
+        return out
 
 
 def find_links(text: str) -> list[Link]:

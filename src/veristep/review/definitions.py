@@ -18,14 +18,10 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from veristep.core.tiers import Tier
 from veristep.review.arithmetic import evaluate
-from veristep.review.claims import Link, find_links
-
-if TYPE_CHECKING:
-    from veristep.review.machine import LinkCheck
+from veristep.review.claims import Link, LinkCheck, find_links
 
 Definitions = dict[str, tuple[str, str]]  # name -> (letter, formula)
 
@@ -60,8 +56,6 @@ def _mentions(formula: str, letter: str) -> bool:
 
 def check_applications(text: str, definitions: Definitions) -> list[LinkCheck]:
     """Every ``=`` link between values of defined functions at numbers and closed arithmetic."""
-    from veristep.review.machine import LinkCheck
-
     out = []
     for link in find_links(text):
         if link.rel != "=" or _DEFINED.match(link.lhs):

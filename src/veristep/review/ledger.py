@@ -15,12 +15,15 @@ is VERIFIED only when all the claims it rests on are SUPPORTED — and so is any
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
-from veristep.review.trace import ClaimStatus, LedgerEntry, ReviewTrace, State
+from veristep.review.trace import ClaimStatus, LedgerEntry, ReviewTrace, State, StepRecord
 
-if TYPE_CHECKING:
-    from veristep.review.agent import ReviewAgent
+# The ledger asks its caller for two things rather than taking the whole review agent: the cite
+# role (its reply carries ``status`` and ``note``, or is None when malformed) and a new sub-step.
+Cite = Callable[[LedgerEntry], Any]
+AddSubstep = Callable[[StepRecord, str], StepRecord]
 
 __all__ = ["ClaimStatus", "register", "settle", "settle_subproofs"]
 
@@ -42,27 +45,29 @@ def register(trace: ReviewTrace, claim: str, citation: str, used_by: str) -> Led
     return entry
 
 
-def settle(agent: ReviewAgent, entry_id: str) -> bool:
+def settle(
+    trace: ReviewTrace, entry_id: str, cite: Cite, add_substep: AddSubstep, max_depth: int
+) -> bool:
     """Try to settle one OPEN claim; True when its status changed (progress)."""
-    entry = agent.trace.ledger[entry_id]
+    entry = trace.ledger[entry_id]
     if entry.status is not ClaimStatus.OPEN or entry.support:
         return False
     if entry.citation:
-        return _check_citation(agent, entry)
-    parent = agent.trace.steps[entry.used_by[-1]]
-    if parent.depth >= agent.budget.max_depth:
+        return _check_citation(cite, entry)
+    parent = trace.steps[entry.used_by[-1]]
+    if parent.depth >= max_depth:
         entry.note = "no citation and too deep for a sub-proof"
         return False
-    child = agent.add_substep(parent, f"Prove: {entry.claim}")
+    child = add_substep(parent, f"Prove: {entry.claim}")
     entry.support = child.id
     return False
 
 
-def settle_subproofs(agent: ReviewAgent) -> bool:
+def settle_subproofs(trace: ReviewTrace) -> bool:
     """Claims proved (or refuted) by their sub-steps since the last look."""
     progress = False
-    for entry in agent.trace.ledger.values():
-        child = agent.trace.steps.get(entry.support)
+    for entry in trace.ledger.values():
+        child = trace.steps.get(entry.support)
         if entry.status is not ClaimStatus.OPEN or child is None:
             continue
         if child.state is State.VERIFIED:
@@ -74,14 +79,8 @@ def settle_subproofs(agent: ReviewAgent) -> bool:
     return progress
 
 
-def _check_citation(agent: ReviewAgent, entry: LedgerEntry) -> bool:
-    reply = agent.caller(
-        "cite",
-        agent.programs["cite"],
-        entry.used_by[-1],
-        claim=entry.claim,
-        citation=entry.citation,
-    )
+def _check_citation(cite: Cite, entry: LedgerEntry) -> bool:
+    reply = cite(entry)
     entry.support = f"citation: {entry.citation}"
     if reply is None:
         entry.note = "citation check failed (malformed reply)"

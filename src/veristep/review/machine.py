@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -37,7 +37,7 @@ from veristep.core.settings import Settings
 from veristep.core.tiers import Tier
 from veristep.review.admissions import admission
 from veristep.review.arithmetic import decimals_shown, evaluate
-from veristep.review.claims import Link, find_links
+from veristep.review.claims import Link, LinkCheck, find_links
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import Definitions, check_applications, read_definitions
 from veristep.review.derived import Derivation, derivations
@@ -122,23 +122,7 @@ _CONNECTIVES = frozenset(
 
 _COMMAND = re.compile(r"\\[a-zA-Z]+")
 _INTEGER = re.compile(r"^\s*[-+]?\s*\d[\d,]*\s*$")
-LinkGrounder = Callable[[Link, Settings], "LinkCheck | None"]
-
-
-@dataclass(frozen=True)
-class LinkCheck:
-    """The judgement of one relation link."""
-
-    latex: str
-    tier: Tier
-    check: str
-    reason: str
-    witness: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["tier"] = self.tier.name_lower
-        return out
+LinkGrounder = Callable[[Link, Settings], LinkCheck | None]
 
 
 @dataclass
