@@ -24,3 +24,17 @@ def test_the_x_terms_go_to_the_side_where_their_coefficient_is_positive() -> Non
     d = derive("2^{x+2} = 3^x", r"x = \frac{2\ln 2}{\ln 3 - \ln 2}")
     assert d.endpoint.reached and all(s.tier is Tier.GROUNDED for s in d.steps)
     assert r"2 \ln 2 = x \left(\ln 3 - \ln 2\right)" in [s.latex for s in d.states]
+
+
+def test_two_absolute_values_are_split_at_the_critical_points() -> None:
+    d = derive("|x + 2| + |x - 3| = 7", r"x = -3 \lor x = 4")
+    assert d.endpoint.reached and all(s.tier is Tier.GROUNDED for s in d.steps)
+    assert [s.operation for s in d.steps] == [
+        "split at the critical points into intervals",
+        "solve the equation on each interval",
+        "keep each solution that lies in its interval",
+    ]
+    # The intervals in their order on the line, the same order on both lines.
+    assert d.states[1].latex.startswith(r"\left(1 - 2 x = 7 \land x < -2\right)")
+    assert d.states[2].latex.startswith(r"\left(x = -3 \land x < -2\right)")
+    assert "$x = -2$, $x = 3$" in d.steps[0].justification

@@ -107,6 +107,8 @@ def _case_root(case: sp.Basic) -> float:
     """The value a case gives its unknown, as a number: letters other than the unknown take fixed
     sample values, so the same root sorts the same way on every line (the quadratic formula's
     minus branch stays on the left from "take the square root" to the simplified values)."""
+    if isinstance(case, sp.And):
+        return _interval_key(case)
     if not isinstance(case, sp.Eq):
         return 0.0
     e = case.lhs - case.rhs
@@ -126,6 +128,21 @@ def _case_root(case: sp.Basic) -> float:
         if abs(value.imag) < 1e-12:
             return value.real
     raise ValueError("no real sample value")
+
+
+def _interval_key(case: sp.And) -> float:
+    """A case restricted to an interval sorts by where the interval lies (its lower bound, or
+    just below its upper one); a case without number bounds by the root of its equation."""
+    lower = [float(r.rhs) for r in case.args if isinstance(r, sp.GreaterThan | sp.StrictGreaterThan)
+             and r.lhs.is_Symbol and r.rhs.is_number]  # fmt: skip
+    upper = [float(r.rhs) for r in case.args if isinstance(r, sp.LessThan | sp.StrictLessThan)
+             and r.lhs.is_Symbol and r.rhs.is_number]  # fmt: skip
+    if lower:
+        return max(lower)
+    if upper:
+        return min(upper) - 1.0
+    equations = [a for a in case.args if isinstance(a, sp.Eq)]
+    return _case_root(equations[0]) if equations else 0.0
 
 
 # Values for the other letters when a root is compared by its value: the first makes b^2 - 4ac

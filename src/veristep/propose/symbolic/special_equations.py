@@ -12,6 +12,8 @@ candidate roots against the original equation, which rejects extraneous roots ex
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import sympy as sp
 
 from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
@@ -43,6 +45,8 @@ def _absolute_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
             new = sp.Eq(rest_of_term, rhs / coeff)
             op = f"divide both sides by {tex(coeff)}"
             return [Move("divide", op, "isolate the absolute value", "rewrite", new)]
+        if len(abs_terms) >= 2 and not rhs.has(x):
+            return _absolute_intervals(lhs, rhs, abs_terms, x)
         if len(abs_terms) == 1 and lhs != abs_terms[0]:
             rest = lhs - abs_terms[0]
             new = sp.Eq(abs_terms[0], rhs - rest)
@@ -76,6 +80,73 @@ def _absolute_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         op += f", keeping the condition {math(bare_tex(cond))}"
         return [Move("abs-cases", op, why, "rewrite", sp.And(cases, cond))]
     return [Move("abs-cases", op, why, "rewrite", cases)]
+
+
+def _absolute_intervals(lhs, rhs, abs_terms, x) -> list[Move]:
+    """Several absolute values of linear expressions (``|x + 2| + |x - 3| = 7``): the critical
+    points cut the line into intervals; on each one every absolute value has one sign, so the
+    equation is written without them, solved, and its solution kept only inside its interval."""
+    points = _critical_points(abs_terms, x)
+    if points is None:
+        return []
+    edges = [-sp.oo, *points, sp.oo]
+    split, solved, kept = [], [], []
+    for low, high in pairwise(edges):
+        plain = _signs_on(lhs, x, _inside(low, high))
+        bounds = ([x >= low] if low.is_finite else []) + ([x < high] if high.is_finite else [])
+        equation = sp.Eq(plain, rhs, evaluate=False)
+        split.append(sp.And(equation, *bounds, evaluate=False))
+        difference = sp.expand(plain - rhs)
+        if not difference.has(x):
+            if difference == 0:
+                return []  # a whole interval solves it: not a list of roots
+            solved.append(split[-1])
+            continue
+        value = sp.solve(difference, x)[0]
+        solved.append(sp.And(sp.Eq(x, value), *bounds, evaluate=False))
+        if all(b.subs(x, value) for b in bounds):
+            kept.append(sp.Eq(x, value))
+    names = ", ".join(math(f"{bare_tex(x)} = {bare_tex(c)}") for c in points)
+    why = f"each absolute value changes sign only at its zero ({names}); on each interval it is "
+    why += math("u") + " or " + math("-u")
+    before = (
+        ("split at the critical points into intervals", why,
+         bare_tex(sp.Or(*split, evaluate=False))),
+        ("solve the equation on each interval", "a linear equation in each case",
+         bare_tex(sp.Or(*solved, evaluate=False))),
+    )  # fmt: skip
+    new = sp.Or(*kept) if kept else sp.false
+    op = "keep each solution that lies in its interval"
+    return [Move("abs-intervals", op, "a solution outside its interval is not one", "solve", new,
+                 before=before)]  # fmt: skip
+
+
+def _critical_points(abs_terms, x) -> list[sp.Basic] | None:
+    """The zeros of the absolute values' insides, increasing; None unless each is linear."""
+    points = set()
+    for term in abs_terms:
+        for bar in (a for a in sp.preorder_traversal(term) if isinstance(a, sp.Abs)):
+            inner = bar.args[0]
+            if not inner.is_polynomial(x) or sp.degree(inner, x) != 1:
+                return None
+            points.add(sp.solve(inner, x)[0])
+    return sorted(points)
+
+
+def _inside(low: sp.Basic, high: sp.Basic) -> sp.Basic:
+    """A point strictly inside the interval from low to high (either may be infinite)."""
+    if low.is_finite and high.is_finite:
+        return (low + high) / 2
+    return high - 1 if low is -sp.oo else low + 1
+
+
+def _signs_on(e: sp.Basic, x: sp.Symbol, probe: sp.Basic) -> sp.Basic:
+    """``e`` with each |u| written as u or -u, by the sign u has at ``probe``."""
+
+    def signed(bar: sp.Abs) -> sp.Basic:
+        return bar.args[0] if bar.args[0].subs(x, probe) >= 0 else -bar.args[0]
+
+    return e.replace(lambda a: isinstance(a, sp.Abs), signed)
 
 
 def _radicals(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
