@@ -78,14 +78,14 @@ def terms(line: str) -> list[str]:
 def branch_values(line: str, settings: Any) -> list[float]:
     """Each case of a disjunction as the value it gives its unknown (empty when not a
     disjunction of equations with a value each)."""
-    from veristep.propose.symbolic.printer import _case_root
+    from veristep.propose.symbolic.printer import case_value
     from veristep.propose.symbolic.proposer import latex_to_sympy
 
     cases = top_level_split(line, (" \\lor ",))
     if len(cases) < 2:
         return []
     try:
-        return [round(_case_root(latex_to_sympy(c, settings)), 9) for c in cases]
+        return [round(case_value(latex_to_sympy(c, settings)), 9) for c in cases]
     except Exception:  # a case the reader or the value cannot take: no branch to follow
         return []
 

@@ -98,12 +98,12 @@ def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
     # well as x = 2 before x = 3); otherwise keep SymPy's order.
     args = list(expr.args)
     try:
-        return sorted(args, key=_case_root)
+        return sorted(args, key=case_value)
     except (TypeError, ValueError):
         return args
 
 
-def _case_root(case: sp.Basic) -> float:
+def case_value(case: sp.Basic) -> float:
     """The value a case gives its unknown, as a number: letters other than the unknown take fixed
     sample values, so the same root sorts the same way on every line (the quadratic formula's
     minus branch stays on the left from "take the square root" to the simplified values)."""
@@ -142,7 +142,7 @@ def _interval_key(case: sp.And) -> float:
     if upper:
         return min(upper) - 1.0
     equations = [a for a in case.args if isinstance(a, sp.Eq)]
-    return _case_root(equations[0]) if equations else 0.0
+    return case_value(equations[0]) if equations else 0.0
 
 
 # Values for the other letters when a root is compared by its value: the first makes b^2 - 4ac
