@@ -21,6 +21,9 @@ from veristep.grounding.decision import Context
 
 # Below this much budget a CAS call cannot even start usefully.
 _MIN_BUDGET_S = 0.15
+# Of the CAS limit, for every call of a step after one of its calls timed out: the steps that
+# outrun one check rarely yield to the next, and a step that ends undecided should end soon.
+_AFTER_TIMEOUT_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,15 @@ class Outcome:
         return self.status == "ok"
 
 
-def run(fn: Callable[..., Any], *args: Any, ctx: Context) -> Outcome:
-    """``fn(*args)`` in a killable worker within the transition's remaining budget, memoised."""
+def run(fn: Callable[..., Any], *args: Any, ctx: Context, share: float = 1.0) -> Outcome:
+    """``fn(*args)`` in a killable worker within the transition's remaining budget, memoised.
+
+    ``share`` scales the CAS limit for a call that can decide little (a search that can only
+    refute): it gives up sooner, and the step's budget stays for the checks that can decide.
+    Once a call of the step has timed out, every later call gets at most a quarter of the limit.
+    A call that timed out is not started again along the chain under the same or a smaller
+    budget: it would only time out again.
+    """
     key = (fn.__module__, fn.__qualname__, args)
     try:
         cached = ctx.memo.get(key)
@@ -44,18 +54,26 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context) -> Outcome:
         key, cached = None, None
     if cached is not None:
         return cached
-    budget = min(ctx.settings.cas_timeout_s, ctx.remaining())
+    if ctx.deadline is not None and ctx.timeouts:  # a step (for_step) already outran a call
+        share = min(share, _AFTER_TIMEOUT_SHARE)
+    budget = min(ctx.settings.cas_timeout_s * share, ctx.remaining())
+    timed_out_at = ctx.memo.get(("timed out", key)) if key is not None else None
     if budget < _MIN_BUDGET_S:
         out = Outcome("timeout", error="step budget exhausted")
+    elif timed_out_at is not None and budget <= timed_out_at:
+        out = Outcome("timeout", error="timed out before under this budget")
     else:
         out = _inline(fn, args, ctx) if _inline_allowed(args, ctx) else None
         if out is None:  # not small, or too slow in-process: the killable worker decides
             out = _dispatch(fn, args, ctx, budget)
     if out.status in ("timeout", "memory", "crashed"):
         ctx.timeouts.append(f"{fn.__name__}: {out.status}")
-    # Only results are memoised; a timeout under a short budget may succeed under a longer one.
+    # Only results are memoised; a timeout under a short budget may succeed under a longer one,
+    # so a timeout is remembered with the budget it had.
     if key is not None and out.status in ("ok", "error"):
         ctx.memo[key] = out
+    elif key is not None and out.status == "timeout" and budget >= _MIN_BUDGET_S:
+        ctx.memo[("timed out", key)] = max(budget, timed_out_at or 0.0)
     return out
 
 

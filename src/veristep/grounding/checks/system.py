@@ -29,13 +29,15 @@ from veristep.grounding.statements import atoms_of, kind, symbols_of, truth_valu
 
 _MAX_SOLUTIONS = 12
 _FILL = (S.Zero, S.One, S(2))
+_UNDERDETERMINED_SHARE = 0.25  # of the CAS limit, for a search that can only tell states apart
 
 
 def system(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     syms = tuple(symbols_of(prev, nxt))
     if len(syms) < 2 or len(syms) > 4 or not (_equations(prev) and _equations(nxt)):
         return None
-    out = cas.run(relate_systems, prev, nxt, syms, ctx=ctx)
+    share = _UNDERDETERMINED_SHARE if _underdetermined(prev, nxt, syms) else 1.0
+    out = cas.run(relate_systems, prev, nxt, syms, ctx=ctx, share=share)
     if not out.ok:
         return None
     tag, detail, polynomial = out.value
@@ -58,6 +60,26 @@ def system(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
 
 def _equations(s: Basic) -> bool:
     return all(kind(a) in ("eq", "bool") for a in atoms_of(s)) and kind(s) in ("eq", "and", "or")
+
+
+def _underdetermined(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> bool:
+    """Fewer equations in each state than letters, so in every conjunct too: each solution set
+    is a family, never two finite sets to compare, and only a point that tells the states apart
+    can decide. Solving such a family in all its letters is where the time goes (a quadratic
+    formula in a, b, c and x), so the search gets a short budget of its own.
+
+    >>> from sympy import Eq, symbols
+    >>> a, x, y = symbols("a x y", real=True)
+    >>> _underdetermined(Eq(a*x, 1), Eq(x, 1/a), (a, x))
+    True
+    >>> _underdetermined(And(Eq(x, 1), Eq(y, 2)), Eq(y, 2*x), (x, y))
+    False
+    """
+
+    def count(s: Basic) -> int:
+        return sum(1 for a in atoms_of(s) if kind(a) == "eq")
+
+    return count(prev) < len(syms) and count(nxt) < len(syms)
 
 
 def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[str, Any, bool]:
