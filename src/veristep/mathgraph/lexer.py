@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from veristep.mathgraph.errors import LatexParseError
+from veristep.mathgraph.function_words import latex_unknown_word
 from veristep.mathgraph.vocabulary import ELEMENTARY_FUNCTIONS, SPACING, UNICODE
 
 # Commands whose braced argument is raw text rather than mathematics.
@@ -166,8 +167,6 @@ def _refuse_spelled_words(source: str, tokens: list[Token]) -> None:
 def _refuse_unknown_word(source: str, tokens: list[Token], i: int, j: int, word: str) -> None:
     """``floor(x)``, ``max(a,b)``: a function name the reader does not know is never read as the
     product of its letters (f·l·o²·r·x); two letters before a bracket (``xy(x+y)``) still are."""
-    from veristep.mathgraph.plain_words import latex_unknown_word
-
     nxt = tokens[j + 1] if j + 1 < len(tokens) else None
     bracket = nxt is not None and (nxt.text in ("(", "\\left") and nxt.kind in ("char", "cmd"))
     why = latex_unknown_word(word, bracket)

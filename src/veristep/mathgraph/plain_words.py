@@ -14,16 +14,10 @@ their position.
 from __future__ import annotations
 
 from veristep.mathgraph.errors import LatexParseError
+from veristep.mathgraph.function_words import BRACKET_ONLY_UNKNOWN, FUNCTIONS, UNKNOWN_FUNCTIONS
 from veristep.mathgraph.lexer import Token
-from veristep.mathgraph.vocabulary import ELEMENTARY_FUNCTIONS, GREEK, OPERATOR_NAMES
+from veristep.mathgraph.vocabulary import GREEK
 
-# Spelled function names → the parser's command (cosec and friends are British spellings).
-FUNCTIONS = {
-    **{name: name for name in ELEMENTARY_FUNCTIONS},
-    **OPERATOR_NAMES,
-    "cosec": "csc", "arccosec": "arccsc", "arctg": "arctan", "tg": "tan", "ctg": "cot",
-    "sine": "sin", "cosine": "cos", "tangent": "tan",
-}  # fmt: skip
 # Words with a construct of their own; the plain lexer brackets their argument.
 BRACKET_WORDS = frozenset({"floor", "ceil", "abs", "cbrt"})
 CONSTANTS = {"pi": "\\pi", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty",
@@ -31,17 +25,6 @@ CONSTANTS = {"pi": "\\pi", "inf": "\\infty", "infinity": "\\infty", "infty": "\\
 CONNECTIVES = {"or": ("text", "or"), "and": ("text", "and"), "not": ("text", "not"),
                "iff": ("cmd", "\\iff"), "implies": ("cmd", "\\Rightarrow"),
                "in": ("cmd", "\\in")}  # fmt: skip
-# Function names the graph has no node for: refused, in plain input and in LaTeX alike, rather
-# than read as the product of their letters (m·a·x).
-UNKNOWN_FUNCTIONS = frozenset({
-    "max", "min", "gcd", "lcm", "mod", "round", "det", "lim", "int", "integral", "integrate",
-    "diff", "sum", "prod", "arg", "erf", "deg", "frac", "trunc", "sinc", "cotangent",
-    "secant", "cosecant", "root", "fact", "factorial", "binom",
-    "choose", "ncr", "nCr", "npr", "nPr", "floor", "ceil", "abs", "cbrt", "sqr", "sgn", "sign",
-    "exp", "log", "ln",
-})  # fmt: skip
-# Two-letter names that are products too (R·e^{iθ}, l·g): refused only before a bracket.
-BRACKET_ONLY_UNKNOWN = frozenset({"Re", "Im", "lg"})
 # Words people type around the maths: the reader does not guess a meaning for them.
 PROSE = frozenset({
     "so", "is", "if", "then", "let", "the", "we", "get", "thus", "hence", "therefore", "when",
@@ -52,7 +35,6 @@ PROSE = frozenset({
 _SPLITTABLE = sorted(
     [w for w in FUNCTIONS if len(w) >= 3] + ["ln", "pi", "sqrt"], key=len, reverse=True
 )
-_LATEX_ONLY_UNKNOWN = UNKNOWN_FUNCTIONS - set(FUNCTIONS) - {"frac", "int", "lim", "sum", "prod"}
 
 
 def letter_run(source: str, i: int, j: int) -> list[Token]:
@@ -181,15 +163,3 @@ def _refuse_glued_digit(source: str, tok: Token, j: int) -> None:
                           "or a product?)", source=source, position=tok.pos, length=k - tok.pos,
                           hint=f"{name}_{source[j:k]}, {name}^{source[j:k]} or "
                                f"{source[j:k]}{name}")  # fmt: skip
-
-
-def latex_unknown_word(word: str, followed_by_bracket: bool) -> str | None:
-    """For the LaTeX reader: why a run of letters cannot be a product, or None.
-
-    ``floor(x)``, ``max(a,b)`` and ``foo(x)`` in LaTeX input would silently become f·l·o²·r·x;
-    a run of two letters before a bracket (``xy(x+y)``) stays a product."""
-    if word in _LATEX_ONLY_UNKNOWN:
-        return f"unknown function {word!r} spelled in letters would be a product of letters"
-    if followed_by_bracket and (len(word) >= 3 or word in BRACKET_ONLY_UNKNOWN):
-        return f"unknown function {word!r}: letters side by side would be a product"
-    return None
