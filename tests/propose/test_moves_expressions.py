@@ -86,3 +86,12 @@ def test_a_standard_e_limit_with_a_multiple_of_x_in_the_exponent() -> None:
     d = derive(r"\lim_{x \to \infty} \left(1 - \frac{2}{x}\right)^{x}", "e^{-2}")
     assert d.endpoint.reached and _all_grounded(d) and len(d.steps) == 2
     assert r"\left(1 - \frac{2}{x}\right)^{- \frac{x}{2}}" in d.states[1].latex
+
+
+def test_a_double_angle_identity_is_shown_one_formula_per_line() -> None:
+    d = derive(r"\frac{\sin(2x)}{1 + \cos(2x)}", r"\tan x")
+    assert d.endpoint.reached and _all_grounded(d) and len(d.steps) >= 4
+    operations = [s.operation for s in d.steps]
+    assert "use $\\cos 2u = 2 \\cos^2 u - 1$" in operations
+    assert "use $\\sin 2u = 2 \\sin u \\cos u$" in operations
+    assert operations[-1] == "write $\\frac{\\sin u}{\\cos u}$ as $\\tan u$"

@@ -174,7 +174,23 @@ def trig_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
     if quotient:
         subs_moves.append(("quotient", "write $\\tan u$ as $\\frac{\\sin u}{\\cos u}$", quotient))
     moves = [_substituted(state, name, words, subs) for name, words, subs in subs_moves if subs]
+    moves.append(_to_tangent(state))
     return [m for m in moves if m is not None]
+
+
+def _to_tangent(state: sp.Basic) -> Move | None:
+    """``k sin u / cos u`` (a product holding sin u and 1/cos u) written with ``tan u``."""
+    if not isinstance(state, sp.Mul):
+        return None
+    factors = list(sp.Mul.make_args(state))
+    for f in factors:
+        if isinstance(f, sp.sin) and cos(f.args[0]) ** -1 in factors:
+            rest = [g for g in factors if g is not f and g != cos(f.args[0]) ** -1]
+            new = sp.Mul(*rest, tan(f.args[0]))
+            why = "the quotient identity"
+            return Move("quotient", "write $\\frac{\\sin u}{\\cos u}$ as $\\tan u$", why,
+                        "rewrite", new)  # fmt: skip
+    return None
 
 
 def _why(name: str) -> str:
