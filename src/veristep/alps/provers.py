@@ -398,7 +398,3 @@ def all_adapters(cache_dir: Path | None = None) -> list[Prover]:
         Twee(),
         Prover9(cache_dir),
     ]
-
-
-def default_prover() -> Prover:
-    return EProver("auto")

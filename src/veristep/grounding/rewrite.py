@@ -109,12 +109,3 @@ def relation_ratio(r1: Expr, r2: Expr) -> tuple[str, Any]:
     if q.is_number:
         return ("const", q) if is_nonzero_constant(q) else ("none", None)
     return ("factor", q)
-
-
-def atoms_match(pairs: tuple[tuple[Expr, Expr, bool], ...]) -> bool:
-    """Every (r1, r2, positive_only) pair has r1 = c·r2 with c a nonzero (positive) constant."""
-    for r1, r2, positive_only in pairs:
-        tag, c = relation_ratio(r1, r2)
-        if tag != "const" or (positive_only and not c.is_positive):
-            return False
-    return True

@@ -36,14 +36,6 @@ class Draft:
     bridged: list[int] = field(default_factory=list)  # indices of steps the hybrid filled in
     meta: dict[str, Any] = field(default_factory=dict)  # proposer-private (e.g. the plan's keys)
 
-    @property
-    def well_formed(self) -> bool:
-        """Every step has an expression, an operation and a justification."""
-        return bool(self.steps) and all(
-            s.expr_latex.strip() and s.operation.strip() and s.justification.strip()
-            for s in self.steps
-        )
-
 
 @dataclass
 class Feedback:

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -129,10 +128,6 @@ def grounding_figure(rows: list[dict[str, Any]]) -> GroundingFigure:
     return GroundingFigure(
         err, comp, caught, good, bad_good, unlabelled, tuple(caught_keys), tuple(misfire_keys)
     )
-
-
-def metrics_json(per_system: dict[str, Metrics]) -> str:
-    return json.dumps({k: asdict(v) for k, v in per_system.items()}, indent=1)
 
 
 def _share(part: float, whole: int) -> float | None:

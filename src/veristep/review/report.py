@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 
 from veristep.animate.html import inline_math_assets
-from veristep.core.tiers import Tier
 from veristep.review.trace import ReviewTrace, State, StepRecord
 
 _STATE_MARK = {State.OPEN: "○ OPEN", State.VERIFIED: "✓ VERIFIED", State.FLAWED: "✗ FLAWED"}
@@ -119,15 +118,6 @@ def html_report(trace: ReviewTrace) -> str:
         errors="".join(f'<p class="model-error">{_e(x)}</p>' for x in model_error_lines(trace)),
         assets=inline_math_assets(),
     )
-
-
-def tier_summary(trace: ReviewTrace) -> str:
-    """One icon per top-level step, like ``check``'s "step grounding" line."""
-    marks = []
-    for sid in trace.order:
-        step = trace.steps[sid]
-        marks.append(Tier.UNCHECKED.icon if step.state is State.OPEN else step.tier.icon)
-    return "".join(marks)
 
 
 def _ordered(trace: ReviewTrace) -> list[StepRecord]:

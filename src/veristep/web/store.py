@@ -159,15 +159,6 @@ class DerivationStore:
             conn.execute("COMMIT")
         return self.save(derivation, payload, title, graded)
 
-    def find_key(self, derivation: dict[str, Any]) -> str | None:
-        """The id of a saved derivation of the same chain, if any."""
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT ident FROM derivations WHERE content_key = ? ORDER BY created LIMIT 1",
-                (content_key(derivation),),
-            ).fetchone()
-        return None if row is None else str(row[0])
-
     def rename(self, ident: str, title: str) -> bool:
         """Give a saved derivation a new title; False when there is no such row."""
         title = clean_title(title)

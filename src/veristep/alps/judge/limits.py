@@ -50,15 +50,3 @@ class Work:
     def child(self, limit: int) -> Work:
         """A sub-budget: at most ``limit`` units, and never more than what is left here."""
         return Work(max(0, min(limit, self.limit - self.used)))
-
-
-@dataclass(frozen=True)
-class JudgeLimits:
-    """Every bound the judge applies to one submission (all deterministic)."""
-
-    max_chain_terms: int = MAX_CHAIN_TERMS
-    max_equations: int = MAX_EQUATIONS
-    max_term_nodes: int = MAX_TERM_NODES
-    max_submission_nodes: int = MAX_SUBMISSION_NODES
-    link_work: int = LINK_WORK
-    submission_work: int = SUBMISSION_WORK

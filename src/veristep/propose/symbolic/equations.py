@@ -16,10 +16,6 @@ import sympy as sp
 from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
 
 
-def _has(expr: sp.Basic, x: sp.Symbol) -> bool:
-    return expr.has(x)
-
-
 def _split_terms(expr: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic]:
     """(terms with x, terms without x) of an expanded sum."""
     with_x, without = sp.S.Zero, sp.S.Zero
