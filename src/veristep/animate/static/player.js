@@ -120,10 +120,11 @@
     return node;
   }
 
-  /* The same text for places that cannot hold markup (tooltips, accessible names). */
+  /* The same text for places that cannot hold markup (tooltips, accessible names): the maths
+     spoken in words ("add (b squared) over (4 a squared)"), since a reader cannot parse TeX. */
   function plainProse(text) {
     return splitProse(String(text == null ? "" : text))
-      .map(function (part) { return part.text; }).join("");
+      .map(function (part) { return part.math ? speakTex(part.text) : part.text; }).join("");
   }
 
   /* The ids inside an element (itself included), as a signature: equal signatures = the same
