@@ -38,3 +38,15 @@ def test_two_absolute_values_are_split_at_the_critical_points() -> None:
     assert d.states[1].latex.startswith(r"\left(1 - 2 x = 7 \land x < -2\right)")
     assert d.states[2].latex.startswith(r"\left(x = -3 \land x < -2\right)")
     assert "$x = -2$, $x = 3$" in d.steps[0].justification
+
+
+def test_a_double_angle_equation_on_an_interval_keeps_one_function() -> None:
+    d = derive(
+        r"\cos(2x) = \sin x \land 0 \le x \land x < 2\pi",
+        r"x = \frac{\pi}{6} \lor x = \frac{5\pi}{6} \lor x = \frac{3\pi}{2}",
+    )
+    assert d.endpoint.reached and all(s.tier is Tier.GROUNDED for s in d.steps)
+    assert d.steps[0].operation == r"use $\cos 2u = 1 - 2 \sin^2 u$"
+    # The factors and the cases they give keep one order: sin x = -1 before sin x = 1/2.
+    factored = next(s.latex for s in d.states if s.latex.startswith(r"\left(\sin"))
+    assert factored.startswith(r"\left(\sin{\left(x \right)} + 1\right)")

@@ -114,7 +114,9 @@ def case_value(case: sp.Basic) -> float:
     e = case.lhs - case.rhs
     letters = sorted(e.free_symbols, key=lambda v: (v.name != "x", v.name))
     root = None
-    for unknown in letters:
+    # The unknown, or a function of it the case is solved for (sin x = 1/2, e^x = 3).
+    functions = sorted(e.atoms(sp.Function), key=sp.default_sort_key)
+    for unknown in [*letters, *functions]:
         root = _root_in(e, unknown)
         if root is not None:
             break
@@ -152,10 +154,11 @@ _SAMPLES = ((0.37, 2.71, 0.53, 1.9, 0.77, 1.3), (2.3, -0.41, -1.7, 0.59, 3.1, 0.
 
 def _root_in(e: sp.Basic, unknown: sp.Symbol) -> sp.Basic | None:
     """The root of ``e`` in ``unknown`` when e is linear in it, else None."""
-    if not e.is_polynomial(unknown):
+    try:
+        poly = sp.Poly(e, unknown)
+    except sp.PolynomialError:
         return None
-    poly = sp.Poly(e, unknown)
-    if poly.degree() != 1:
+    if poly.degree() != 1 or any(c.free_symbols & unknown.free_symbols for c in poly.all_coeffs()):
         return None
     a, b = poly.all_coeffs()
     return -b / a
@@ -164,8 +167,12 @@ def _root_in(e: sp.Basic, unknown: sp.Symbol) -> sp.Basic | None:
 def _linear_root(e: sp.Basic) -> sp.Basic | None:
     """The root of ``e`` when it is linear with number coefficients in its one letter."""
     letters = e.free_symbols
-    if len(letters) != 1 or not e.is_polynomial(*letters):
+    if len(letters) != 1:
         return None
+    if not e.is_polynomial(*letters):
+        # Linear in one function of the letter (sin x - 1): its root is that function's value.
+        functions = e.atoms(sp.Function)
+        return _root_in(e, functions.pop()) if len(functions) == 1 else None
     poly = sp.Poly(e, *letters)
     if poly.degree() != 1 or not all(c.is_number for c in poly.all_coeffs()):
         return None

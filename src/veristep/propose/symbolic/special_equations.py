@@ -23,11 +23,33 @@ from veristep.propose.symbolic.printer import to_latex
 def special_moves(state: sp.Basic, p: Problem) -> list[Move]:
     if p.var is None or not isinstance(state, sp.Eq):
         return []
-    for strategy in (_absolute_moves, _radical_moves, _rational_moves, _exp_moves, _log_moves):
+    strategies = (_absolute_moves, _radical_moves, _rational_moves, _exp_moves, _log_moves,
+                  _double_angle_equation)  # fmt: skip
+    for strategy in strategies:
         moves = strategy(state, p.var)
         if moves:
             return moves
     return []
+
+
+def _double_angle_equation(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    """An equation with a double angle beside the single one (``cos 2x = sin x``): the double
+    angle written in the function already there, so one function of x is left to solve for."""
+    singles = state.atoms(sp.sin, sp.cos)
+    doubles = [f for f in singles if f.args[0] / 2 in {g.args[0] for g in singles}
+               and f.args[0] != f.args[0] / 2]  # fmt: skip
+    if not doubles:
+        return []
+    f = doubles[0]
+    u = f.args[0] / 2
+    if isinstance(f, sp.sin):
+        rule, value = "\\sin 2u = 2 \\sin u \\cos u", 2 * sp.sin(u) * sp.cos(u)
+    elif state.has(sp.sin(u)):
+        rule, value = "\\cos 2u = 1 - 2 \\sin^2 u", 1 - 2 * sp.sin(u) ** 2
+    else:
+        rule, value = "\\cos 2u = 2 \\cos^2 u - 1", 2 * sp.cos(u) ** 2 - 1
+    new = state.xreplace({f: value})
+    return [Move("double-angle", f"use {math(rule)}", "the double-angle formula", "rewrite", new)]
 
 
 def _relation(x: sp.Basic, rel: str, value: sp.Basic) -> str:
