@@ -1,0 +1,57 @@
+"""The batch engine on Ray (an optional extra, imported only here).
+
+With an ``address`` (or ``RAY_ADDRESS``, which ``ray.init`` reads itself) the run joins an
+existing cluster; without one it starts a local instance. Results stream back in completion order
+and the driver commits each to the store, so a rerun resumes exactly as with the local pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from veristep.core.batch import RETRIES, Result, Task, TaskFn, guarded
+from veristep.core.errors import InputError
+
+
+class RayBackend:
+    name = "ray"
+
+    def __init__(
+        self, address: str | None = None, num_cpus: int | None = None, retries: int = RETRIES
+    ) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise InputError(
+                "--ray needs the optional extra: pip install 'veristep[ray]'"
+            ) from None
+        self._ray = ray
+        self._retries = retries
+        self._started = not ray.is_initialized()
+        if self._started:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+
+    def run(
+        self, fn: TaskFn, items: Sequence[tuple[int, Task]], context: Any = None
+    ) -> Iterator[tuple[int, Result]]:
+        ray = self._ray
+        # A task whose worker dies (a node lost, a process killed) is run again by Ray; one that
+        # keeps killing workers gets its own error result.
+        remote = ray.remote(num_cpus=1, max_retries=self._retries)(guarded)
+        shared = ray.put(context)  # sent to the object store once, not with every task
+        pending = {remote.remote(fn, task, shared): index for index, task in items}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            index = pending.pop(done[0])
+            try:
+                yield index, ray.get(done[0])
+            except ray.exceptions.RayError as exc:
+                yield index, {"error": f"worker lost: {type(exc).__name__}"}
+
+    def close(self) -> None:
+        if self._started:
+            self._ray.shutdown()
