@@ -40,6 +40,7 @@ from veristep.grounding.checks.structural import structural
 from veristep.grounding.checks.symbolic_equivalence import symbolic_equivalence
 from veristep.grounding.checks.system import system
 from veristep.grounding.decision import Context, Decision
+from veristep.grounding.membership import as_relations
 
 Check = Callable[[Basic, Basic, Context], "Decision | None"]
 
@@ -84,6 +85,7 @@ RESIDUAL_CHECKS = frozenset(
 def run_checks(prev: Basic, nxt: Basic, ctx: Context) -> tuple[str | None, Decision | None]:
     """(name of the deciding check, its decision), or (None, None) when every check is undecided."""
     failures: list[str] = []
+    prev, nxt = as_relations(prev), as_relations(nxt)  # x ∈ [2, ∞) is read as x ≥ 2
     domains_differ = _statement_domains_differ(prev, nxt)
     for check in CHECKS:
         if ctx.remaining() <= 0:

@@ -142,6 +142,9 @@ class StatementPrinting:
     def p_set(self: _PrinterCore, n: Node) -> str:
         return "\\left\\{" + ", ".join(self.node(c) for c in n.children) + "\\right\\}"
 
+    def p_union(self: _PrinterCore, n: Node) -> str:
+        return " \\cup ".join(self.node(c) for c in n.children)
+
     def p_interval(self: _PrinterCore, n: Node) -> str:
         lo, hi = (self.node(c) for c in n.children)
         return f"\\left{n.value[0]}{lo}, {hi}\\right{n.value[1]}"

@@ -72,6 +72,7 @@ class Kind(StrEnum):
     ROW = "row"
     SET = "set"  # finite set literal {a, b}
     INTERVAL = "interval"  # (lower, upper); value: two brackets, e.g. "[)"
+    UNION = "union"  # n-ary union of sets, (-\infty, 1) \cup (3, \infty); value: "cup"
     # statements
     RELATION = "rel"  # n children, value: n-1 comma-separated operators ("=", "<,<", "in")
     AND = "and"  # n-ary; value: the connective as written ("land", "wedge", "and", "for", ...)

@@ -166,13 +166,21 @@ class Parser(PrimaryParts, ScriptParts, CalculusParts, GroupParts, Cursor):
         return None
 
     def parse_relation(self) -> Node:
-        items = [self.parse_expr()]
+        items = [self.parse_union()]
         ops: list[str] = []
         while op := self.relation():
             self.advance()
             ops.append(op)
-            items.append(self.parse_expr())
+            items.append(self.parse_union())
         return items[0] if not ops else Node.make(Kind.RELATION, items, ",".join(ops))
+
+    def parse_union(self) -> Node:
+        """An expression, or a union of sets: ``(-\\infty, 1) \\cup (3, \\infty)``."""
+        items = [self.parse_expr()]
+        while self.at("\\cup"):
+            self.advance()
+            items.append(self.parse_expr())
+        return items[0] if len(items) == 1 else Node.make(Kind.UNION, items, "cup")
 
     # --- arithmetic ----------------------------------------------------------------------------
     def sign(self) -> str | None:

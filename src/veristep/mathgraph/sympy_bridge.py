@@ -463,6 +463,13 @@ class Converter(SubscriptBinding, CalculusConversion):
     def c_set(self, n: Node) -> Any:
         return sympy.FiniteSet(*self.all(n))
 
+    def c_union(self, n: Node) -> Any:
+        sets = self.all(n)
+        for value in sets:
+            if not isinstance(value, sympy.Set):
+                raise InputError(f"a part of a union (\\cup) is not a set: {value}", kind="math")
+        return sympy.Union(*sets)
+
     def c_interval(self, n: Node) -> Any:
         lo, hi = self.all(n)
         return sympy.Interval(lo, hi, n.value[0] == "(", n.value[1] == ")")

@@ -85,7 +85,7 @@ KNOWN_COMMANDS = (
         "lfloor", "rfloor", "lceil", "rceil", "lvert", "rvert", "vert", "binom", "dbinom", "tbinom",
         "choose", "int", "lim", "sum", "prod", "partial", "to", "rightarrow", "begin", "end",
         "text", "mathrm", "mathbf", "mathbb", "operatorname", "emptyset", "varnothing", "cr",
-        "mbox", "textrm", "rm", "mathit", "top", "bot", "star",
+        "mbox", "textrm", "rm", "mathit", "top", "bot", "star", "cup",
     }
 )  # fmt: skip
 
