@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from veristep.core import _cas_worker
 from veristep.core.errors import VeristepError
+from veristep.core.mainless import no_main_reimport
 
 if TYPE_CHECKING:
     from veristep.core.settings import Settings
@@ -90,7 +91,8 @@ class _Worker:
             name="veristep-cas-worker",
             daemon=True,  # dies with the parent's interpreter, never outlives it
         )
-        self.process.start()
+        with no_main_reimport():  # serve lives in veristep: the caller's script must not rerun
+            self.process.start()
         child_conn.close()  # the parent must not hold the child's end, or EOF never arrives
         self.ready = False
         self.tasks = 0
