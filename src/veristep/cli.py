@@ -57,7 +57,14 @@ def _load(module_name: str) -> ModuleType | None:
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (``only``) the parser of one subcommand alone.
+
+    A run of one subcommand imports that subcommand's module and nothing else: the others pull in
+    their packages (web, formal, review, ...), which a ``veristep derive`` never uses. Without
+    ``only`` every subcommand is listed, but their arguments (whose choices may need SymPy) are
+    added only when one is selected.
+    """
     parser = _Parser(
         prog="veristep",
         description="A proposer writes mathematics step by step; a verifier judges every step.",
@@ -65,18 +72,70 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"veristep {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, module_name in SUBCOMMANDS.items():
+        if only is not None and name != only:
+            continue
         module = _load(module_name)
         if module is None:
             continue
         cmd = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(cmd)
         cmd.set_defaults(_module=module)
+        if only is not None:
+            module.add_arguments(cmd)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def _subcommand_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named by ``argv`` (its first word), or None (help, version, a typo)."""
+    return argv[0] if argv and argv[0] in SUBCOMMANDS else None
+
+
+# Subcommands whose positional arguments are mathematics: there `-6x` or `-x^2 + 1` is a value,
+# not an unknown option, so a user need not type `--` before it.
+MATHS_COMMANDS = frozenset({"derive", "check", "do"})
+_MATHS_MARK = " "  # argparse takes an argument that starts with a space as a value, never an option
+
+
+def _protect_maths(argv: Sequence[str], options: Sequence[str]) -> tuple[list[str], set[str]]:
+    """Mark every argument that starts with ``-`` but is none of the subcommand's ``options``
+    (nor ``--``, nor ``--name=value``) as a value; returns the new argv and the marked values."""
+    out, marked = [], set()
+    for index, arg in enumerate(argv):
+        if arg == "--":  # the user separated values already: leave the rest alone
+            out.extend(argv[index:])
+            break
+        looks_like_option = arg in options or (arg.startswith("--") and len(arg) > 2)
+        if arg.startswith("-") and len(arg) > 1 and not looks_like_option:
+            arg = _MATHS_MARK + arg
+            marked.add(arg)
+        out.append(arg)
+    return out, marked
+
+
+def _unmark(args: argparse.Namespace, marked: set[str]) -> None:
+    """Remove the mark from the values :func:`_protect_maths` marked, wherever they landed."""
+    for name, value in vars(args).items():
+        if isinstance(value, str) and value in marked:
+            setattr(args, name, value[len(_MATHS_MARK) :])
+        elif isinstance(value, list):
+            setattr(args, name, [v[len(_MATHS_MARK) :] if v in marked else v for v in value])
+
+
+def _parse(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    command = _subcommand_of(argv)
+    parser = build_parser(only=command)
+    marked: set[str] = set()
+    if command in MATHS_COMMANDS:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        options = list(sub.choices[command]._option_string_actions)
+        rest, marked = _protect_maths(argv[1:], options)
+        argv = [command, *rest]
     args = parser.parse_args(argv)
+    _unmark(args, marked)
+    return parser, args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser, args = _parse(sys.argv[1:] if argv is None else list(argv))
     if getattr(args, "_module", None) is None:
         parser.print_help()
         return EXIT_USAGE

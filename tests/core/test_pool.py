@@ -190,3 +190,32 @@ def test_spawn_start_method_serves_and_recovers() -> None:
         assert p.call(sympy.factor, x**2 - 1, timeout_s=60).value == (x - 1) * (x + 1)
         assert p.call(time.sleep, 10, timeout_s=0.3).status == "timeout"
         assert_serves(p)
+
+
+def test_the_forkserver_imports_the_modules_its_caller_names(tmp_path) -> None:
+    # A fresh process: the forkserver is started once per process, by its first pool.
+    script = tmp_path / "preloaded.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            from veristep.core.pool import CasPool
+
+            LOADED = "'veristep.grounding.cascade' in __import__('sys').modules"
+            if __name__ == "__main__":
+                with CasPool(workers=1, server_preload=["veristep.grounding.cascade"]) as p:
+                    print(p.call(eval, LOADED, timeout_s=30).value)
+            """
+        )
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.stdout.strip() == "True", proc.stderr
+
+
+def test_the_pool_itself_names_no_module_above_the_ground_floor() -> None:
+    import veristep.core._cas_warmup as warmup
+    import veristep.core.pool as pool_module
+
+    for module in (pool_module, warmup):
+        assert "veristep.grounding" not in Path(module.__file__).read_text()

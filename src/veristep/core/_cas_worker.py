@@ -1,6 +1,7 @@
 """The loop a CAS worker process runs: receive a pickled call, run it, send back a pickled outcome.
 
-The forkserver also preloads :mod:`veristep.core._cas_warmup` (SymPy and the grounding checks), so
+The forkserver also preloads :mod:`veristep.core._cas_warmup` (SymPy) and the modules the layers
+above registered (the grounding checks, see ``pool.preload_in_workers``), so
 every worker forked from it starts warm instead of paying SymPy's ~1.3 s import again. This module
 itself stays light: the parent imports it too, and must not wait for SymPy to start its pool.
 

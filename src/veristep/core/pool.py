@@ -150,7 +150,9 @@ class CasPool:
 
     ``memory_mb`` caps each worker's address space (``None``: no cap). A worker is replaced after
     a timeout, a memory error, a crash, and after ``max_tasks_per_worker`` calls (SymPy's caches
-    only grow). ``preload`` names modules every worker imports before it reports ready.
+    only grow). ``preload`` names modules every worker imports before it reports ready;
+    ``server_preload`` names modules the forkserver imports once, before it forks any worker (the
+    caller's heavy modules: every worker then starts with them loaded).
     """
 
     def __init__(
@@ -162,13 +164,14 @@ class CasPool:
         start_method: str = "forkserver",
         start_timeout_s: float = 60.0,
         preload: Sequence[str] = (),
+        server_preload: Sequence[str] = (),
         nice: int = 0,
     ) -> None:
         if workers < 1:
             raise ValueError(f"a pool needs at least one worker, got {workers}")
         if max_tasks_per_worker < 1:
             raise ValueError(f"max_tasks_per_worker must be positive, got {max_tasks_per_worker}")
-        self._ctx = _context(start_method)
+        self._ctx = _context(start_method, tuple(server_preload))
         self._memory_mb = memory_mb
         self._max_tasks = max_tasks_per_worker
         self._start_timeout_s = start_timeout_s
@@ -308,7 +311,7 @@ class CasPool:
             self._cond.notify()
 
 
-def _context(start_method: str) -> Any:
+def _context(start_method: str, server_preload: tuple[str, ...] = ()) -> Any:
     if start_method == "fork":
         raise ValueError(
             "start_method='fork' is unsafe: forking a multi-threaded parent (a web server) can "
@@ -323,7 +326,7 @@ def _context(start_method: str) -> Any:
     if start_method == "forkserver":
         # Takes effect only if the server is not running yet; otherwise workers import SymPy
         # themselves — slower, still correct.
-        ctx.set_forkserver_preload([_WORKER_MODULE, _WARMUP_MODULE])
+        ctx.set_forkserver_preload([_WORKER_MODULE, _WARMUP_MODULE, *server_preload])
     return ctx
 
 
@@ -388,6 +391,20 @@ def request_lane() -> Iterator[Lane]:
 # mathematical state, and its shape comes from the Settings passed in, not from the environment.
 _SHARED: dict[tuple[str, int, int | None, int], CasPool] = {}
 _SHARED_LOCK = threading.Lock()
+# Modules the shared pools' forkserver imports before forking (see preload_in_workers). The pool
+# lives on the ground floor and must not name the layers above it; they register themselves.
+_SERVER_PRELOAD: list[str] = []
+
+
+def preload_in_workers(*modules: str) -> None:
+    """Ask the shared pools' forkserver to import ``modules`` before it forks a worker.
+
+    Called by a layer whose functions run in the workers (the grounding checks), so that every
+    worker starts with them loaded. Takes effect for pools created afterwards, and only while the
+    forkserver has not started yet; later, workers import those modules on their first call.
+    """
+    with _SHARED_LOCK:
+        _SERVER_PRELOAD.extend(m for m in modules if m not in _SERVER_PRELOAD)
 
 
 def shared_pool(settings: Settings, lane: str = "shared") -> CasPool:
@@ -398,20 +415,24 @@ def shared_pool(settings: Settings, lane: str = "shared") -> CasPool:
     with _SHARED_LOCK:
         pool = _SHARED.get(key)
         if pool is None:
-            pool = CasPool(*key[1:], nice=SLOW_NICE if lane == "slow" else 0)
+            nice = SLOW_NICE if lane == "slow" else 0
+            pool = CasPool(*key[1:], server_preload=_SERVER_PRELOAD, nice=nice)
             if not _SHARED:
                 atexit.register(_close_shared)
             _SHARED[key] = pool
         return pool
 
 
-def start_shared_pool(settings: Settings) -> None:
-    """Create the shared pool in a background thread and return at once.
+def start_shared_pool(settings: Settings, preload: Sequence[str] = ()) -> None:
+    """Create the shared pool in a background thread and return at once; its forkserver imports
+    ``preload`` (see :func:`preload_in_workers`) before it forks a worker.
 
     The forkserver imports SymPy (a second or more) while the caller imports its own copy and
     parses, instead of one after the other. A pool that cannot start says so at the first call,
     from the caller's thread, with the located message; here the failure is left for then.
     """
+
+    preload_in_workers(*preload)
 
     def create() -> None:
         with contextlib.suppress(Exception):

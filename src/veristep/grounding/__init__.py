@@ -11,6 +11,12 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from veristep.core.pool import preload_in_workers
+
+# The checks run inside the CAS workers: their forkserver imports them once, before forking.
+WORKER_MODULES = ("veristep.grounding.cascade",)
+preload_in_workers(*WORKER_MODULES)
+
 _LAZY = {
     "CHECKS": "veristep.grounding.cascade",
     "Context": "veristep.grounding.decision",

@@ -52,7 +52,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"--html {args.html}: its folder does not exist")
     if args.attempts is not None and args.attempts < 1:
         raise InputError(f"--attempts must be at least 1, got {args.attempts}")
-    start_shared_pool(settings)  # beside the imports, parsing and planning, not after them
+    from veristep.grounding import WORKER_MODULES
+
+    # Beside the imports, parsing and planning, not after them.
+    start_shared_pool(settings, preload=WORKER_MODULES)
     from veristep.propose.completion import derive
 
     export = _html_exporter() if args.html else None  # fail before the work, not after it

@@ -75,8 +75,10 @@ class VeristepMCP:
     @asynccontextmanager
     async def _lifespan(self, _server: Any) -> AsyncIterator[dict[str, Any]]:
         from veristep.core.pool import start_shared_pool
+        from veristep.grounding import WORKER_MODULES
 
-        start_shared_pool(self.settings)  # SymPy warms up while the client lists the tools
+        # SymPy and the checks warm up while the client lists the tools.
+        start_shared_pool(self.settings, preload=WORKER_MODULES)
         async with anyio.create_task_group() as group:
             group.start_soon(self._reap_forever)
             try:
