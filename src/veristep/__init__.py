@@ -20,9 +20,12 @@ _LAZY = {
     "parse_math": "veristep.mathgraph",
     "check": "veristep.grounding",
     "derive": "veristep.propose",
+    "grade": "veristep.api",
+    "Grader": "veristep.api",
 }
 
 __all__ = [
+    "Grader",
     "InputError",
     "Relation",
     "Settings",
@@ -31,6 +34,7 @@ __all__ = [
     "__version__",
     "check",
     "derive",
+    "grade",
     "parse_latex",
     "parse_math",
 ]

@@ -96,7 +96,7 @@ def test_a_killed_worker_s_task_runs_again_and_a_poison_task_costs_only_itself(
         2: {"value": 30},  # its worker was killed once; the task ran again
         4: {"value": 50},
     }
-    assert "worker died" in summary.results[3]["error"]
+    assert "worker died on this input" in summary.results[3]["error"]
 
 
 def test_the_key_follows_function_salt_and_input(tasks_module):

@@ -1,5 +1,6 @@
 """The caller's script runs once: CAS workers do not re-import a guard-less ``__main__``, and a
-script piped on stdin (whose ``__main__`` has no file) does not crash them."""
+script piped on stdin (whose ``__main__`` has no file) does not crash them; veristep.check and
+veristep.grade both give the right verdicts there."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ _SCRIPT = textwrap.dedent(
     right = veristep.check(["x^2 - 1 = 0", "(x - 1)(x + 1) = 0"])
     wrong = veristep.check(["x^2 - 1 = 0", "(x - 1)(x + 2) = 0"])
     print(right.steps[0].tier.name, wrong.steps[0].tier.name)
+    graded = veristep.grade([["2x = 4", "x = 2"], ["2x = 4", "x = 3"]])
+    print(*(g.verdict.name for g in graded))
     """
 )
 
@@ -42,4 +45,4 @@ def test_a_guardless_script_runs_once_with_the_right_verdicts(tmp_path: Path, ho
             stdin.close()
     assert done.returncode == 0, done.stderr[-2000:]
     assert marks.read_text() == "ran\n"
-    assert done.stdout.split() == ["GROUNDED", "REFUTED"]
+    assert done.stdout.split() == ["GROUNDED", "REFUTED", "GROUNDED", "REFUTED"]

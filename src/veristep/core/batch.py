@@ -16,6 +16,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -24,13 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from veristep.core.batch_task import RETRIES, Result, Task, TaskFn, guarded
 from veristep.core.interrupts import ignore_interrupts, killing_pool
 from veristep.core.mainless import no_main_reimport
-
-Task = Any  # a JSON value
-Result = dict[str, Any]
-TaskFn = Callable[[Task, Any], Result]
-RETRIES = 2
 
 
 def task_key(fn: TaskFn, task: Task, salt: str = "") -> str:
@@ -85,14 +82,6 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-def guarded(fn: TaskFn, task: Task, context: Any = None) -> Result:
-    """Run one task in a worker; an exception becomes that task's own error result."""
-    try:
-        return fn(task, context)
-    except Exception as exc:  # one bad input costs only its own line
-        return {"error": f"internal error: {type(exc).__name__}: {exc}"}
-
-
 class SerialBackend:
     """This process, one task after another (one worker: no second copy of the caller)."""
 
@@ -110,7 +99,12 @@ class SerialBackend:
 
 class LocalBackend:
     """A process pool on this machine (forkserver: no copy of a threaded parent, and the
-    caller's script is not run again in the workers)."""
+    caller's script is not run again in the workers).
+
+    At most two tasks per worker are handed out at a time, so a dead worker (which breaks the
+    whole pool) loses only those; each lost task then runs alone in a fresh one-worker pool,
+    where a death is its own, up to ``retries`` more times, while the rest go on in a new pool.
+    """
 
     name = "local"
 
@@ -121,40 +115,46 @@ class LocalBackend:
     def run(
         self, fn: TaskFn, items: Sequence[tuple[int, Task]], context: Any = None
     ) -> Iterator[tuple[int, Result]]:
-        todo = dict(items)
-        attempts = dict.fromkeys(todo, 0)
-        while todo:  # one pass per pool: a dead worker breaks the pool, the rest run again
-            lost = yield from self._one_pool(fn, todo, context)
-            for index in lost:
-                attempts[index] += 1
-                if attempts[index] > self.retries:
-                    todo.pop(index)
-                    yield index, {"error": f"worker died {attempts[index]} times on this input"}
+        todo = deque(items)
+        while todo:
+            lost = yield from self._pool_pass(fn, todo, context, self.workers)
+            for index, task in lost:
+                yield index, self._alone(fn, task, context)
 
-    def _one_pool(
-        self, fn: TaskFn, todo: dict[int, Task], context: Any
-    ) -> Generator[tuple[int, Result], None, list[int]]:
+    def _alone(self, fn: TaskFn, task: Task, context: Any) -> Result:
+        for _ in range(self.retries + 1):
+            single = deque([(0, task)])
+            passes = list(_drain(self._pool_pass(fn, single, context, 1)))
+            if passes and passes[0][1] is not None:
+                return passes[0][1]
+        return {"error": f"worker died on this input ({self.retries + 1} runs)"}
+
+    def _pool_pass(
+        self, fn: TaskFn, todo: deque[tuple[int, Task]], context: Any, workers: int
+    ) -> Generator[tuple[int, Result], None, list[tuple[int, Task]]]:
+        """Run tasks from ``todo`` until it is empty or a worker dies; the tasks in flight when
+        the pool broke are returned."""
         import multiprocessing
 
-        lost: list[int] = []
         ctx = multiprocessing.get_context("forkserver")
-        executor = ProcessPoolExecutor(self.workers, ctx, initializer=ignore_interrupts)
+        executor = ProcessPoolExecutor(workers, ctx, initializer=ignore_interrupts)
+        pending: dict[Future, tuple[int, Task]] = {}
+        lost: list[tuple[int, Task]] = []
         with no_main_reimport(), killing_pool(executor) as pool:
-            pending: dict[Future, int] = {
-                pool.submit(guarded, fn, task, context): index for index, task in todo.items()
-            }
-            while pending:
+            while (todo or pending) and not lost:
+                while todo and len(pending) < 2 * workers:
+                    index, task = todo.popleft()
+                    pending[pool.submit(guarded, fn, task, context)] = (index, task)
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    index = pending.pop(future)
+                    item = pending.pop(future)
                     try:
                         result = future.result()
                     except BrokenProcessPool:
-                        lost.append(index)
+                        lost.append(item)
                         continue
-                    todo.pop(index)
-                    yield index, result
-        return lost
+                    yield item[0], result
+        return lost + list(pending.values())
 
     def close(self) -> None:
         pass
@@ -250,3 +250,12 @@ def backend_for(ray: bool, workers: int, address: str | None = None) -> Backend:
     from veristep.core.batch_ray import RayBackend
 
     return RayBackend(address=address, num_cpus=workers)
+
+
+def _drain(
+    gen: Generator[tuple[int, Result], None, list[tuple[int, Task]]],
+) -> Iterator[tuple[int, Result | None]]:
+    """The results of one pool pass, then ``(index, None)`` for each task it lost."""
+    lost = yield from gen
+    for index, _ in lost:
+        yield index, None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from veristep.core.batch import RETRIES, Result, Task, TaskFn, guarded
+from veristep.core.batch_task import RETRIES, Result, Task, TaskFn, guarded
 from veristep.core.errors import InputError
 
 
