@@ -21,7 +21,7 @@ HELP = "write a step-by-step derivation from START to TARGET and ground every st
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from veristep.propose.completion import DOMAINS, PROPOSERS
-    from veristep.propose.symbolic.finished import GOALS
+    from veristep.propose.goals import GOALS
 
     parser.add_argument("start", metavar="START",
                         help="the start (LaTeX or plain maths), optionally after a task word "
