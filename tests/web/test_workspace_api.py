@@ -11,11 +11,13 @@ def test_workspace_actions_round_trip_through_the_browser_json(client) -> None:
     view = _act(client, action="start", start="x^2 - 5x + 6 = 0").json()
     view = _act(client, workspace=view["workspace"], action="apply", command="factor").json()
     view = _act(client, workspace=view["workspace"], action="apply", command="solve for x").json()
-    assert [s["tier"] for s in view["path"]] == [None, "grounded", "grounded"]
+    # solving is written out: each factor equal to zero, then each root, every line graded
+    assert [s["tier"] for s in view["path"]] == [None, "grounded", "grounded", "grounded"]
+    assert view["path"][-2]["latex"] == r"x - 2 = 0 \lor x - 3 = 0"
     assert view["path"][-1]["latex"] == r"x = 2 \lor x = 3"
     assert r"\htmlData{n=" in view["term"] and view["can_undo"] and not view["can_redo"]
     back = _act(client, workspace=view["workspace"], action="undo").json()
-    assert len(back["path"]) == 2 and back["can_redo"]
+    assert len(back["path"]) == 3 and back["can_redo"]
     hint = _act(client, workspace=back["workspace"], action="suggest").json()
     assert hint["suggestion"]["operation"]
 

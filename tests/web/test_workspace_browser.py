@@ -52,14 +52,14 @@ def test_conversational_cas_undo_and_a_targeted_operation(page, server, artifact
     page.goto(server + "/workspace")
     page.wait_for_selector("#ws-steps > li", timeout=SLOW)
     _apply(page, "factor", 2)
-    _apply(page, "solve for x", 3)
-    assert [t for t, _ in _steps(page)] == ["start", "grounded", "grounded"]
+    _apply(page, "solve for x", 4)  # written out: each factor to zero, then each root
+    assert [t for t, _ in _steps(page)] == ["start", "grounded", "grounded", "grounded"]
     assert page.locator("#ws-state [data-n]").count() > 3  # clickable glyphs with node ids
     page.click("#ws-undo")
-    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 2",
+    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 3",
                            timeout=SLOW)  # fmt: skip
     page.click("#ws-redo")
-    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 3",
+    page.wait_for_function("() => document.querySelectorAll('#ws-steps > li').length === 4",
                            timeout=SLOW)  # fmt: skip
 
     # A lossy operation shows its warning beside a step that is not grounded.

@@ -14,8 +14,12 @@ def test_do_json_is_one_document_with_graded_steps(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert rc == 0
     doc = json.loads(out)
-    assert [s["operation"] for s in doc["steps"]] == ["factor", "solve for x"]
-    assert [s["tier"] for s in doc["steps"]] == ["grounded", "grounded"]
+    # "solve for x" is written out line by line: each factor to zero, then each root.
+    operations = [s["operation"] for s in doc["steps"]]
+    assert operations[0] == "factor" and len(operations) == 3
+    assert "each factor" in operations[1] and "solve for x" not in operations
+    assert [s["tier"] for s in doc["steps"]] == ["grounded"] * 3
+    assert doc["states"][-2]["latex"] == r"x - 2 = 0 \lor x - 3 = 0"
     assert doc["states"][-1]["latex"] == r"x = 2 \lor x = 3"
     assert all(s["warnings"] == [] for s in doc["steps"])
 

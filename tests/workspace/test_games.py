@@ -114,7 +114,8 @@ def test_a_saved_derivation_becomes_exercises() -> None:
     ws.apply("solve for x")
     exercises = exercises_from_derivation(ws.derivation().to_json())
     # the typed start is kept as the LaTeX it was read as, which is what an exercise shows
-    assert [e.state for e in exercises] == ["x^2 - 5x + 6 = 0", ws.path()[1].latex]
+    # every line before the roots is practised, the planned lines of "solve for x" included
+    assert [e.state for e in exercises] == ["x^2 - 5x + 6 = 0", *(n.latex for n in ws.path()[1:-1])]
     assert all(any(not c.correct for c in e.choices) for e in exercises)
 
 

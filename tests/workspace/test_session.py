@@ -12,12 +12,15 @@ from veristep.workspace.session import Workspace
 def test_undo_redo_walk_the_history() -> None:
     ws = Workspace("x^2 - 5x + 6 = 0")
     ws.apply("factor")
-    solved = ws.apply("solve for x")[-1]
+    lines = ws.apply("solve for x")  # written out: each factor to zero, then each root
+    assert len(lines) >= 2 and [n.id for n in ws.path()] == [0, 1, *(n.id for n in lines)]
+    for node in reversed(lines[:-1]):
+        assert ws.undo().id == node.id
     assert ws.undo().id == 1
     assert ws.undo().id == 0
     with pytest.raises(InputError, match="nothing to undo"):
         ws.undo()
-    assert ws.redo().id == 1 and ws.redo().id == solved.id
+    assert ws.redo().id == 1 and [ws.redo().id for _ in lines] == [n.id for n in lines]
     with pytest.raises(InputError, match="nothing to redo"):
         ws.redo()
 
@@ -30,8 +33,8 @@ def test_applying_after_undo_starts_a_branch_and_keeps_the_old_one() -> None:
     assert {c.id for c in ws.children(0)} == {factored.id, squared.id}
     assert [n.id for n in ws.path()] == [0, squared.id]
     ws.goto(factored.id)
-    solved = ws.apply("solve for x")[-1]
-    assert [n.id for n in ws.path()] == [0, factored.id, solved.id]
+    lines = ws.apply("solve for x")
+    assert [n.id for n in ws.path()] == [0, factored.id, *(n.id for n in lines)]
     with pytest.raises(InputError, match="no step 99"):
         ws.goto(99)
 
@@ -41,7 +44,8 @@ def test_derivation_grades_the_current_branch_as_one_chain() -> None:
     ws.apply("factor")
     ws.apply("solve for x")
     derivation = ws.derivation()
-    assert [s.operation for s in derivation.steps] == ["factor", "solve for x"]
+    operations = [s.operation for s in derivation.steps]
+    assert operations[0] == "factor" and len(operations) == 3 and "each factor" in operations[1]
     assert derivation.confidence.tier is Tier.GROUNDED
     assert derivation.proposer["kind"] == "workspace"
 
@@ -114,3 +118,21 @@ def test_a_statement_cannot_be_a_selection_target() -> None:
 def test_malformed_workspace_json_is_an_input_error(data: dict) -> None:
     with pytest.raises(InputError):
         Workspace.from_json(data)
+
+
+def test_solve_is_written_out_one_graded_line_at_a_time() -> None:
+    ws = Workspace("2x + 3 = 7")
+    lines = ws.apply("solve for x")
+    assert [n.latex for n in lines] == ["2 x = 4", "x = 2"]
+    assert all(n.verdict is not None and n.verdict.tier is Tier.GROUNDED for n in lines)
+    assert "3" in lines[0].operation and "2" in lines[1].operation  # subtract 3, divide by 2
+
+
+def test_solve_jumps_to_the_roots_only_as_a_labelled_last_resort() -> None:
+    from veristep.core.settings import Settings
+
+    # The planner solves over the reals; over the complex numbers solving is one jump, said so.
+    ws = Workspace("x^2 + 1 = 0", settings=Settings().replace(domain="complex"))
+    (node,) = ws.apply("solve for x")
+    assert "in one step" in node.operation and "i" in node.latex
+    assert node.verdict is not None and node.verdict.tier is not Tier.REFUTED

@@ -29,15 +29,32 @@ def run_operation(
     budget = settings.step_timeout_s
     result = run_cas(apply_and_print, op.kind, state.expr, params, settings=settings,
                      timeout_s=budget)  # fmt: skip
+    if result.ok and result.value.refusal is not None:
+        raise InputError(f"cannot {op.text} here: {result.value.refusal}", kind="operation")
     if result.ok:
-        latexes, warnings = result.value
-        return list(latexes), list(warnings)
-    if result.status == "error":
-        raise InputError(f"cannot {op.text} here: {_message(result.error)}", kind="operation")
+        return list(result.value.states), list(result.value.warnings)
+    if result.status == "error":  # any other exception keeps its type in the message
+        error = result.error or "the operation failed"
+        raise InputError(f"cannot {op.text} here: {error}", kind="operation")
     raise InputError(
         f"'{op.text}' did not finish ({result.status} after {budget:g} s); nothing was changed",
         kind="budget",
     )
+
+
+def plan_solve(state: State, op: Operation, settings: Settings) -> list[tuple[str, str, str]]:
+    """The lines a teacher writes to solve ``state`` (LaTeX, what was done, change type), from the
+    offline planner (in a worker, under the derive deadline); empty when it does not reach the
+    solutions, so the caller falls back to solving in one jump."""
+    from veristep.propose.symbolic.proposer import SymbolicProposer
+
+    if settings.domain == "complex" or not state.shown_latex:
+        return []  # the planner solves over the reals only
+    var = op.var.lstrip("\\") if op.var else None
+    draft = SymbolicProposer(settings, goal="solve", var=var).propose(state.shown_latex, "")
+    if not draft.meta.get("reached"):
+        return []
+    return [(s.expr_latex, s.operation, s.change_type) for s in draft.steps]
 
 
 def plan_next(state: State, settings: Settings) -> dict[str, str] | None:
@@ -53,13 +70,6 @@ def plan_next(state: State, settings: Settings) -> dict[str, str] | None:
     operation, why, change_type, latex = result.value
     return {"operation": operation, "justification": why, "change_type": change_type,
             "latex": latex}  # fmt: skip
-
-
-def _message(error: str | None) -> str:
-    """``OperationError: no fraction`` → ``no fraction``; other exceptions keep their type."""
-    text = error or "the operation failed"
-    head, _, rest = text.partition(": ")
-    return rest if head == "OperationError" and rest else text
 
 
 def _params(op: Operation, settings: Settings, positive: frozenset[str]) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The live workspace: a state, a command line beside it, and a history tree of graded steps.
 
-Every applied command becomes one step (two for calculus: what is computed, then its value) that
-the grounding cascade grades; nothing here grades on its own. The history is a tree: ``undo``
+Every applied command becomes one step (two for calculus: what is computed, then its value;
+solving is written out one line per planned move, as a teacher would) that the grounding cascade
+grades; nothing here grades on its own. The history is a tree: ``undo``
 moves to the parent, ``redo`` back to the child last visited, ``goto`` to any step, and applying
 a command anywhere but at a leaf starts a new branch there.
 
@@ -166,6 +167,10 @@ class Workspace:
 
         op = self._operation(command, lm)
         before = self._state(self.cursor)
+        if op.kind == "solve" and target is None:
+            planned = self._planned_solve(op, before)
+            if planned:
+                return planned
         if target is not None:
             latexes, warnings = self._apply_to_subterm(op, target)
         else:
@@ -177,7 +182,25 @@ class Workspace:
         for i, latex in enumerate(latexes):
             change = kinds[min(i, len(kinds) - 1)]
             label = op.text if i == len(latexes) - 1 else f"{op.text}: write it out"
+            if op.kind == "solve" and target is None:  # the planner found no lines to write
+                label = f"{op.text} (in one step: no worked lines were found)"
             made.append(self._append(latex, label, op.kind, change, warnings))
+        return made
+
+    def _planned_solve(self, op: Operation, before: State) -> list[Node]:
+        """Solving written out as a teacher would, one graded node per line; empty when the
+        planner does not reach the solutions (the caller then solves in one jump, labelled)."""
+        from veristep.workspace.applying import plan_solve
+
+        lines = plan_solve(before, op, self.settings)
+        start = self.cursor
+        made: list[Node] = []
+        for latex, operation, change in lines:
+            if made and self._unchanged(self._state(self.cursor), latex):
+                continue  # a line the printer writes as the one before it
+            made.append(self._append(latex, operation, op.kind, change, []))
+        if not made:
+            self.cursor = start
         return made
 
     def _operation(self, command: str | Operation, lm: Any) -> Operation:

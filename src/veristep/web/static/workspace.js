@@ -99,7 +99,7 @@
         }
         var head = document.createElement("span");
         head.className = "ws-op";
-        head.textContent = " " + (step.operation || "start") + ": ";
+        prose(head, " " + (step.operation || "start") + ": ");  // planned lines carry $maths$
         var maths = document.createElement("span");
         tex(maths, step.latex);
         li.appendChild(head);
@@ -124,7 +124,7 @@
       var hint = $("ws-suggestion");
       if (view.suggestion) {
         hint.hidden = false;
-        hint.textContent = "Next: " + view.suggestion.operation + " — " + view.suggestion.justification;
+        prose(hint, "Next: " + view.suggestion.operation + " — " + view.suggestion.justification);
       } else { hint.hidden = true; }
     }
 
