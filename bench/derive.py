@@ -14,9 +14,10 @@ not looked at or run while the planner is tuned (``--split tuned``); the report 
 and held-out parts per topic, and per ``kind`` where records name one.
 
 ``--cli`` runs every pair as its own ``veristep derive --json`` process and times the whole
-command (start-up included): that is the wall time a user waits. Without it the pairs run in one
-process (faster for a full sweep). ``--every K`` takes every K-th pair, a sample spread over the
-topics. The run is resumable: ids already in --out are skipped.
+command (start-up included): that is the wall time a user waits; the report gives its median and
+p90 and splits it into start-up, planning and grading (read from each command's JSON). Without it
+the pairs run in one process (faster for a full sweep). ``--every K`` takes every K-th pair, a
+sample spread over the topics. The run is resumable: ids already in --out are skipped.
 
 ``--no-target`` removes every target: each start is derived to the finished form of the goal it
 implies (solve, carry out, simplify), and the stated answer is compared with the removed target
@@ -90,7 +91,39 @@ def run_pair_cli(pair: dict[str, Any], proposer: str) -> dict[str, Any]:
     ms = _ms(began)
     if done.returncode != 0:
         return _failed(pair, f"exit {done.returncode}: {done.stderr.strip()[-200:]}", ms)
-    return _row(pair, json.loads(done.stdout), ms)
+    d = json.loads(done.stdout)
+    return {**_row(pair, d, ms), **_cli_parts(d)}
+
+
+def _cli_parts(d: dict[str, Any]) -> dict[str, float]:
+    """Where one command's time went, from its own JSON: the drafts (planning and grading, in the
+    command's process) and, within them, the steps' grading; the rest of the wall time is start-up
+    (interpreter, imports, the CAS workers' start) and writing the answer."""
+    drafts = sum(h.get("ms") or 0.0 for h in d["proposer"].get("history") or [])
+    return {"drafts_ms": drafts, "grading_ms": sum(s.get("ms") or 0.0 for s in d["steps"])}
+
+
+def cli_breakdown(rows: list[dict[str, Any]]) -> list[str]:
+    """Median and p90 of each part of a command's wall time (``--cli`` rows only)."""
+    rows = [r for r in rows if "drafts_ms" in r]
+    if not rows:
+        return []
+    parts = {
+        "wall (the whole command)": [r["ms"] for r in rows],
+        "start-up + workers + output": [r["ms"] - r["drafts_ms"] for r in rows],
+        "drafts (planning + grading)": [r["drafts_ms"] for r in rows],
+        "  of which grading the steps": [r["grading_ms"] for r in rows],
+    }
+    lines = [f"per command, over {len(rows)} commands (median · p90):"]
+    for name, values in parts.items():
+        lines.append(f"  {name:<30} {_median_p90(values)}")
+    return lines
+
+
+def _median_p90(values_ms: list[float]) -> str:
+    ordered = sorted(values_ms)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return f"{statistics.median(ordered) / 1000:5.2f} s · {p90 / 1000:5.2f} s"
 
 
 def _ms(began: float) -> float:
@@ -167,6 +200,7 @@ def summarise(rows: list[dict[str, Any]]) -> str:
         f"wall per derivation: median {statistics.median(times) / 1000:.2f} s, "
         f"p90 {p90 / 1000:.2f} s over {len(times)}"
     )
+    lines += cli_breakdown(rows)
     return "\n".join(lines)
 
 
