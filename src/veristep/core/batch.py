@@ -183,7 +183,8 @@ def run_batch(
 ) -> BatchSummary:
     """Grade every task not yet in ``store``; returns every task's result by index.
 
-    ``on_result(index, result)`` is called for each new result as it arrives (completion order).
+    ``on_result(index, result)`` is called for each stored result, then for each new one as it
+    arrives (completion order).
     Ctrl-C propagates after the finished results are committed; a rerun resumes from them.
     """
     items = list(tasks)
@@ -197,6 +198,8 @@ def run_batch(
         else:
             summary.results[index] = stored
             summary.resumed += 1
+            if on_result is not None:
+                on_result(index, stored)
     with ExitStack() as stack:
         advance = stack.enter_context(_progress_bar(progress, label, len(todo)))
         for index, result in backend.run(fn, todo, context):

@@ -7,6 +7,7 @@ and the driver commits each to the store, so a rerun resumes exactly as with the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ class RayBackend:
             ) from None
         self._ray = ray
         self._retries = retries
+        address = address or os.environ.get("RAY_ADDRESS")  # a cluster takes no num_cpus
         self._started = not ray.is_initialized()
         if self._started:
             if address:
