@@ -47,15 +47,15 @@ def test_a_rerun_resumes_and_grades_only_a_changed_line(tmp_path, capsys) -> Non
     assert _verdicts(first) == [
         (1, "a", "grounded"), (2, "b", "refuted"), (3, None, "input"), (4, "d", "grounded")
     ]  # fmt: skip
-    assert "0 lines from" in err and "3 graded" in err
+    assert "0 lines from" in err and "3 done" in err
 
     code, again, err = _check(capsys, str(source), "--store", store)
-    assert again == first and "3 lines from" in err and "0 graded" in err
+    assert again == first and "3 lines from" in err and "0 done" in err
 
     changed = [*LINES[:3], {"id": "d", "states": ["3x = 9", "x = 4"]}]
     code, third, err = _check(capsys, str(_write(source, changed)), "--store", store)
     assert third[:3] == first[:3] and third[3]["confidence"]["tier"] == "refuted"
-    assert "2 lines from" in err and "1 graded" in err
+    assert "2 lines from" in err and "1 done" in err
 
 
 def test_worker_processes_give_the_same_lines_as_one_process(tmp_path, capsys) -> None:
@@ -83,5 +83,5 @@ def test_a_killed_driver_keeps_what_finished_and_a_rerun_grades_the_rest(tmp_pat
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["confidence"]["tier"] for r in rows] == ["grounded"] * 12
     resumed = int(done.stderr.split(" lines from")[0].rsplit(" ", 1)[-1])
-    graded = int(done.stderr.split(", ")[-1].split(" graded")[0])
+    graded = int(done.stderr.split(", ")[-1].split(" done")[0])
     assert resumed >= 1 and resumed + graded == 12  # nothing graded twice

@@ -16,7 +16,7 @@ _JUDGING = (
 
 
 def check_task(task: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    """``{"derivation": ...}`` for a judged chain, ``{"bad": ...}`` for arguments it refuses."""
+    """``{"ok": derivation}`` for a judged chain, ``{"bad": ...}`` for arguments it refuses."""
     from veristep.grounding.chain import check
 
     try:
@@ -26,7 +26,7 @@ def check_task(task: dict[str, Any], settings: Settings) -> dict[str, Any]:
         )  # fmt: skip
     except InputError as err:
         return {"bad": err.to_json(), "message": err.one_line()}
-    return {"derivation": found.to_json()}
+    return {"ok": found.to_json()}
 
 
 def judging_salt(settings: Settings) -> str:

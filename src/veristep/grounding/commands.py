@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from veristep.core.batch_lines import Line, add_batch_arguments
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 
@@ -42,18 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jsonl", metavar="FILE", help="batch: one JSON object per line ('-': stdin)"
     )
-    parser.add_argument(
-        "--store", metavar="DB", help="batch: keep results in this SQLite file; a rerun resumes "
-        "(a line already graded is not graded again; a changed line is)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="batch: lines graded at once, "
-        "each in its own worker process (default 1: in this process)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--ray", action="store_true",
-        help="batch: grade on Ray (RAY_ADDRESS joins a cluster; needs veristep[ray])",
-    )  # fmt: skip
+    add_batch_arguments(parser)
 
 
 # A one-shot command: small CAS calls may run in-process (see grounding.cas) unless the user set it.
@@ -67,7 +57,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.jsonl:
         if args.states:
             raise InputError("give either states or --jsonl FILE, not both")
-        return _run_batch(args.jsonl, settings, positive, _batch_options(args))
+        return _run_batch(args, settings, positive)
     if not args.states:
         raise InputError("no states given: veristep check STATE0 STATE1 ... (or --jsonl FILE)")
     types = [t.strip() for t in args.types.split(",")] if args.types is not None else None
@@ -127,80 +117,35 @@ def _slips(derivation: Any, settings: Settings, most: int = 5) -> dict[int, str]
     return out
 
 
-def _batch_options(args: argparse.Namespace) -> dict[str, Any]:
-    if args.workers < 1:
-        raise InputError(f"--workers must be at least 1, got {args.workers}")
-    return {"store": args.store, "workers": args.workers, "ray": args.ray}
-
-
-def _run_batch(
-    source: str, settings: Settings, positive: frozenset[str], options: dict[str, Any] | None = None
-) -> int:
+def _run_batch(args: argparse.Namespace, settings: Settings, positive: frozenset[str]) -> int:
     """One result line per input line, in order, each carrying its ``line`` number (and the
     item's ``id`` when it has one), whatever any other line does. Lines are graded by the batch
     engine (``core.batch``): with a store a rerun resumes, with workers or Ray they run at once."""
-    from veristep.core.batch import ResultStore, backend_for, run_batch
-    from veristep.core.interrupts import Interrupted
+    from veristep.core.batch_lines import run_lines
     from veristep.grounding.batch import check_task, judging_salt
 
-    options = options or {}
-    lines = _read_lines(source)
-    heads: list[dict[str, Any]] = []
-    ready: dict[int, dict[str, Any]] = {}  # output by line index, for lines found bad here
-    tasks: list[dict[str, Any]] = []
-    task_line: list[int] = []
-    for at, (number, line) in enumerate(lines):
-        head, task, result = _prepare_line(number, line, positive)
-        heads.append(head)
-        if task is None:
-            ready[at] = result
-        else:
-            task_line.append(at)
-            tasks.append(task)
-    counts = {"bad": sum(1 for r in ready.values() if "error" in r), "failed": 0}
-    printed = _InOrder(heads, ready, counts)
-    printed.flush()
-    workers = options.get("workers", 1)
-    if workers > 1 or options.get("ray"):
+    lines = [_prepare_line(number, raw, positive) for number, raw in _read_lines(args.jsonl)]
+    if args.workers > 1 or args.ray:
         settings = settings.replace(pool_workers=1)  # one CAS worker per grading worker
-    store = ResultStore(options.get("store") or ":memory:")
-    backend = backend_for(bool(options.get("ray")), workers)
-    try:
-        summary = run_batch(
-            check_task, tasks, store, backend, context=settings, salt=judging_salt(settings),
-            progress=sys.stderr.isatty() and len(tasks) > 1, label="checking",
-            on_result=lambda index, result: printed.add(task_line[index], result),
-        )  # fmt: skip
-    except KeyboardInterrupt:
-        kept = f"{len(store)} results kept in {options['store']}; run again to resume"
-        raise Interrupted(kept if options.get("store") else "interrupted") from None
-    finally:
-        backend.close()
-        store.close()
-    if options.get("store"):
-        print(f"veristep check: {summary.resumed} lines from {options['store']}, "
-              f"{summary.ran} graded", file=sys.stderr)  # fmt: skip
-    return 1 if counts["failed"] else 2 if counts["bad"] else 0
+    salt = judging_salt(settings)
+    return run_lines("check", lines, check_task, settings, salt, args).exit_code
 
 
-def _prepare_line(
-    number: int, line: bytes, positive: frozenset[str]
-) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]:
-    """The line's output head, its task (None when the line is bad) and, if bad, its result."""
+def _prepare_line(number: int, raw: bytes, positive: frozenset[str]) -> Line:
+    """The line's output head and its task, or its error when the line is bad."""
     warnings: list[str] = []
     try:
-        item = _parse_item(line, warnings)
+        item = _parse_item(raw, warnings)
     except InputError as err:
         print(f"veristep check: line {number}: {err.one_line()}", file=sys.stderr)
-        return _head(number, None, warnings), None, err.to_json()
-    head = _head(number, item.get("id"), warnings)
+        return Line(_head(number, None, warnings), ready=err.to_json())
     task = {
         "states": item["states"],
         "change_types": item.get("change_types"),
         "target": item.get("target"),
         "positive": sorted(positive | frozenset(item.get("positive") or ())),
     }
-    return head, task, {}
+    return Line(_head(number, item.get("id"), warnings), task)
 
 
 def _head(number: int, item_id: Any, warnings: list[str]) -> dict[str, Any]:
@@ -210,36 +155,6 @@ def _head(number: int, item_id: Any, warnings: list[str]) -> dict[str, Any]:
     if warnings:
         head["warnings"] = warnings
     return head
-
-
-class _InOrder:
-    """Prints each line's result as soon as every line before it has one."""
-
-    def __init__(
-        self, heads: list[dict[str, Any]], ready: dict[int, dict[str, Any]], counts: dict[str, int]
-    ) -> None:
-        self._heads, self._ready, self._counts, self._next = heads, ready, counts, 0
-
-    def add(self, at: int, outcome: dict[str, Any]) -> None:
-        number = self._heads[at]["line"]
-        if "derivation" in outcome:
-            result = outcome["derivation"]
-        elif "bad" in outcome:
-            self._counts["bad"] += 1
-            print(f"veristep check: line {number}: {outcome['message']}", file=sys.stderr)
-            result = outcome["bad"]
-        else:  # the engine's error: the task raised or its worker kept dying
-            self._counts["failed"] += 1
-            print(f"veristep check: line {number}: {outcome['error']}", file=sys.stderr)
-            result = {"error": outcome["error"]}
-        self._ready[at] = result
-        self.flush()
-
-    def flush(self) -> None:
-        while self._next in self._ready:
-            result = self._ready.pop(self._next)
-            print(json.dumps({**self._heads[self._next], **result}, ensure_ascii=False), flush=True)
-            self._next += 1
 
 
 def _read_lines(source: str) -> list[tuple[int, bytes]]:
