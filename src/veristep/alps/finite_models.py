@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 from veristep.alps.terms import Law, Term, Var, leaf_names
 from veristep.alps.terms import parse_law as parse_law  # for the doctest
+from veristep.core.errors import VeristepError
 
 Table = tuple[tuple[int, ...], ...]  # table[a][b] = a ◇ b
 
 
-class EncodingError(RuntimeError):
+class EncodingError(VeristepError, RuntimeError):
     """The solver's table failed the direct re-check: a bug in the encoding, never a model."""
 
 

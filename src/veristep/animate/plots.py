@@ -24,6 +24,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from veristep.core.errors import VeristepError
 from veristep.mathgraph.nodes import Kind
 
 MAX_NODES = 200  # a tree larger than this is not worth a plot
@@ -49,8 +50,8 @@ def equation_sides(graph: Any) -> tuple[str, Tree, Tree] | None:
     return names.pop(), left, right
 
 
-class _Unsupported(Exception):
-    pass
+class _Unsupported(VeristepError):
+    """A function the plotter cannot sample."""
 
 
 def _tree(node: Any) -> Tree:

@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from veristep.core.errors import VeristepError
 from veristep.formal.backends.base import StrictVerdict, Theorem
 from veristep.formal.coq_lex import Sentence, mask, normalized, sentences
 from veristep.formal.signals import FailureKind, classify_error
@@ -95,7 +96,7 @@ class Reference:
         return cls(name, theorem.header, theorem.statement, theorem.allowed_axioms)
 
 
-class Refused(Exception):
+class Refused(VeristepError):
     """A reason to reject before or without Coq (the verdict's failure kind travels with it)."""
 
     def __init__(

@@ -21,6 +21,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from veristep.core.errors import VeristepError
+
 MAX_EXPONENT = 200
 MAX_DIGITS = 400
 MAX_FACTORIAL = 100
@@ -44,7 +46,7 @@ _OPS = {
 _FRACS = ("\\frac", "\\dfrac", "\\tfrac")
 
 
-class _Undecidable(Exception):
+class _Undecidable(VeristepError):
     """The text is not closed rational arithmetic within the size bounds."""
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from veristep.core.errors import InputError
+from veristep.core.errors import InputError, VeristepError
 from veristep.core.settings import Settings
 
 ToolFn = Callable[[dict[str, Any], "Call"], dict[str, Any]]
@@ -35,7 +35,7 @@ ProgressFn = Callable[[float, float | None, str], None]
 MAX_BUDGET_S = 600.0  # no single call may hold a worker or a prover longer than this
 
 
-class ToolError(Exception):
+class ToolError(VeristepError):
     """A tool refused or failed: the message names the tool and, when known, the argument."""
 
     def __init__(self, tool: str, message: str, argument: str | None = None) -> None:
@@ -44,7 +44,7 @@ class ToolError(Exception):
         self.tool, self.argument = tool, argument
 
 
-class Cancelled(Exception):
+class Cancelled(VeristepError):
     """The client cancelled the call, or its budget ran out (never evidence about the maths)."""
 
 

@@ -24,12 +24,18 @@ from typing import Any
 import sympy as sp
 from sympy.core.relational import Relational
 
+from veristep.core.errors import VeristepError
+
 Params = dict[str, Any]
 Result = tuple[list[sp.Basic], list[str]]
 
 
-class OperationError(ValueError):
+class OperationError(VeristepError, ValueError):
     """The operation does not apply to this state (a message for the person, not a crash)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason  # said to the person as it is: "there is no fraction to clear"
 
 
 def apply(kind: str, state: sp.Basic, params: Params) -> Result:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from veristep.core.errors import InputError, did_you_mean
+from veristep.core.errors import InputError, VeristepError, did_you_mean
 
 BLOCK_KINDS = ("markdown", "derivation", "workspace", "exercise", "plot")
 MAX_BLOCKS = 200
@@ -161,7 +161,7 @@ def render_block(
         return notice(f"This block cannot be shown ({type(exc).__name__}).")
 
 
-class RenderLate(Exception):
+class RenderLate(VeristepError):
     """The page's render budget ran out before this block."""
 
 

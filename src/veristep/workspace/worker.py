@@ -6,19 +6,33 @@ parent parses that LaTeX again and grades *it*: what is judged is exactly what i
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
 
-from veristep.workspace.operations import Params, apply
+from veristep.workspace.operations import OperationError, Params, apply
 
 
-def apply_and_print(kind: str, state: sp.Basic, params: Params) -> tuple[list[str], list[str]]:
-    """The LaTeX of the state(s) an operation reaches and its warnings."""
+@dataclass(frozen=True)
+class Applied:
+    """What an operation did, as it crosses back from the worker: the LaTeX of the states it
+    reached and its warnings, or the reason it does not apply here (``refusal``)."""
+
+    states: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    refusal: str | None = None
+
+
+def apply_and_print(kind: str, state: sp.Basic, params: Params) -> Applied:
+    """The LaTeX of the state(s) an operation reaches and its warnings, or why it does not fit."""
     from veristep.propose.symbolic.printer import to_latex
 
-    states, notes = apply(kind, state, params)
-    return [state_latex(s, to_latex) for s in states], notes
+    try:
+        states, notes = apply(kind, state, params)
+    except OperationError as err:
+        return Applied(refusal=err.reason)
+    return Applied([state_latex(s, to_latex) for s in states], list(notes))
 
 
 def state_latex(state: sp.Basic, to_latex: Any) -> str:

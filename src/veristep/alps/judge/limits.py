@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from veristep.core.errors import VeristepError
+
 # Sizes: a chain of up to 200 terms (ALPS's 199-link submissions fit) and presentations of up to
 # 1,000 equations (ALPS's own certificate for law 12857 has 357).
 MAX_CHAIN_TERMS = 200
@@ -31,7 +33,7 @@ LINK_WORK = 250_000
 SUBMISSION_WORK = 500_000
 
 
-class BudgetExhausted(Exception):
+class BudgetExhausted(VeristepError):
     """A check ran out of work units: the step is not shown (never evidence of anything)."""
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from veristep.alps.judge import limits
 from veristep.alps.terms import Law, Op, Term, Var, parse_law, parse_term
-from veristep.core.errors import InputError
+from veristep.core.errors import InputError, VeristepError
 
 MAX_SUBMISSION_BYTES = 1_000_000
 MAX_TERM_CHARS = 4_000
@@ -37,7 +37,7 @@ _ATOM = re.compile(r"[A-Za-z][A-Za-z0-9_]*'*")
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
-class SubmissionError(ValueError):
+class SubmissionError(VeristepError, ValueError):
     """The submission is malformed; ``str(err)`` is the feedback given back verbatim."""
 
 

@@ -22,7 +22,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from veristep.core.errors import BudgetExceeded
+from veristep.core.errors import VeristepError
 from veristep.core.subprocesses import with_parent
 
 _PROMPT = re.compile(r"<prompt>(\S+) < (\d+) \|([^|]*)\| \d+ < </prompt>")
@@ -30,8 +30,10 @@ _PROMPT = re.compile(r"<prompt>(\S+) < (\d+) \|([^|]*)\| \d+ < </prompt>")
 _ERROR_START = re.compile(r"^Error:", re.M)
 
 
-class CoqCrashed(BudgetExceeded):
-    """The coqtop process died, hit its memory cap or missed a deadline; the session restarts."""
+class CoqCrashed(VeristepError):
+    """The coqtop process died, hit its memory cap or missed a deadline; the session restarts.
+
+    Not a ``BudgetExceeded``: a crash is not a spent budget (neither is evidence about the goal)."""
 
 
 @dataclass

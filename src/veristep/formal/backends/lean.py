@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from veristep.core.errors import BudgetExceeded, InputError
+from veristep.core.errors import InputError, VeristepError
 from veristep.core.subprocesses import with_parent
 from veristep.formal.backends.base import Attempt, OpenGoal, StrictVerdict, Theorem
 from veristep.formal.signals import FailureKind, Signals, classify_error
@@ -63,8 +63,8 @@ def require_lean() -> str:
     return version
 
 
-class LeanReplError(BudgetExceeded):
-    """The REPL died, answered garbage or missed its deadline."""
+class LeanReplError(VeristepError):
+    """The REPL died, answered garbage or missed its deadline (never evidence about the goal)."""
 
 
 @dataclass
