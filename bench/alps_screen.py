@@ -24,7 +24,7 @@ from pathlib import Path
 from veristep.alps import finite_models, stages
 from veristep.alps.generate import generate_order
 from veristep.alps.screen import LABELS, make_prover, screen_many
-from veristep.alps.stages import Budget
+from veristep.alps.stages import ScreenBudget
 from veristep.alps.store import ScreenStore
 from veristep.alps.terms import canonical, parse_law
 from veristep.core.datasets import require_shared_data
@@ -62,7 +62,7 @@ def stratified(rows: list[dict], per_status: int, seed: int) -> list[dict]:
 def run_sample(args: argparse.Namespace) -> None:
     rows = stratified(load_status(), args.per_status, args.seed)
     truth = {str(canonical(parse_law(r["law"]))): r["status"] for r in rows}
-    budget = Budget(args.timeout, 2048, args.max_model_size, args.witnesses)
+    budget = ScreenBudget(args.timeout, 2048, args.max_model_size, args.witnesses)
     db = Path(args.db or Path(tempfile.gettempdir()) / "alps_sample.sqlite")
     store = ScreenStore(db)
     start = time.perf_counter()
@@ -109,7 +109,7 @@ def run_throughput(args: argparse.Namespace) -> None:
     rows = stratified(load_status(), args.laws // 4 + 1, args.seed)
     laws = [parse_law(r["law"]) for r in rows if r["status"] != "TRIVIAL"][: args.laws]
     prover = make_prover("e/auto")
-    budget = Budget(args.timeout, 2048, 5, args.witnesses)
+    budget = ScreenBudget(args.timeout, 2048, 5, args.witnesses)
     print(f"hardware: {hardware()}")
     print(f"{len(laws)} laws of orders 5-8 (ALPS sample, TRIVIAL excluded), one process")
     for n in range(2, 6):

@@ -43,7 +43,6 @@ KNOWN_FUNCTION_CYCLES = [
             "veristep.review.machine",
         }
     ),
-    frozenset({"veristep.alps.sweep", "veristep.alps.sweep_report"}),
 ]
 # Upward imports inside functions, still to be moved (the pool's preload modules become a
 # parameter of the pool; the slip namer's shared part moves below grounding's command line).

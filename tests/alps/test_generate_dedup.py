@@ -82,10 +82,10 @@ def test_alps_merged_pairs_are_proved_equivalent_and_distinct_laws_separated(sha
 
 def test_grow_recurses_order_by_order_without_screening(tmp_path):
     from veristep.alps.corpus import grow
-    from veristep.alps.stages import Budget
+    from veristep.alps.stages import ScreenBudget
 
     out = tmp_path / "grow.jsonl"
-    yields = grow([parse_law("x = y ◇ (x ◇ z)")], 2, out, None, Budget(), progress=False)
+    yields = grow([parse_law("x = y ◇ (x ◇ z)")], 2, out, None, ScreenBudget(), progress=False)
     assert [y.report.order for y in yields] == [3, 4]
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert {r["order"] for r in rows} == {3, 4}
@@ -95,7 +95,7 @@ def test_grow_recurses_order_by_order_without_screening(tmp_path):
 @pytest.mark.eprover
 def test_grow_with_screening_reports_yield(tmp_path):
     from veristep.alps.corpus import grow
-    from veristep.alps.stages import Budget
+    from veristep.alps.stages import ScreenBudget
     from veristep.alps.store import ScreenStore
 
     e = EProver("auto")
@@ -103,7 +103,7 @@ def test_grow_with_screening_reports_yield(tmp_path):
         pytest.skip(e.unavailable())
     out = tmp_path / "grow.jsonl"
     store = ScreenStore(tmp_path / "grow.sqlite")
-    budget = Budget(prover_s=1, max_witnesses=1)
+    budget = ScreenBudget(prover_s=1, max_witnesses=1)
     (y,) = grow([parse_law("x = y ◇ (x ◇ z)")], 1, out, store, budget, workers=2, progress=False)
     row = y.to_json()
     assert row["order"] == 3 and row["candidates"] == 19 and row["after_small_model_screen"] == 17

@@ -11,7 +11,7 @@ import pytest
 from veristep.alps.finite_models import satisfies
 from veristep.alps.provers import EProver
 from veristep.alps.screen import classify, screen_law, screen_many
-from veristep.alps.stages import Budget, StageResult, admissible, witnesses
+from veristep.alps.stages import ScreenBudget, StageResult, admissible, witnesses
 from veristep.alps.store import ScreenStore
 from veristep.alps.terms import canonical, parse_law, to_star
 
@@ -29,7 +29,7 @@ def e():
 
 
 def test_worked_example_12857_is_austin_proven_by_e_alone(e):
-    report = screen_law(LAW_12857, Budget(prover_s=20, completion_s=0), e)
+    report = screen_law(LAW_12857, ScreenBudget(prover_s=20, completion_s=0), e)
     assert report.status == "AUSTIN_PROVEN"
     adm, nt = report.stage("admissible"), report.stage("nontrivial")
     assert adm.outcome == "yes" and adm.prover == "e/auto"
@@ -41,7 +41,7 @@ def test_worked_example_12857_is_austin_proven_by_e_alone(e):
 
 def test_with_ordered_completion_the_model_needs_no_prover(e):
     # 12857 needs 1.4-2.3 CPU s of completion: the default 2 s is a coin toss on a busy machine.
-    report = screen_law(LAW_12857, Budget(prover_s=20, completion_s=10), e)
+    report = screen_law(LAW_12857, ScreenBudget(prover_s=20, completion_s=10), e)
     assert report.status == "AUSTIN_PROVEN"
     nt, triv = report.stage("nontrivial"), report.stage("trivial")
     assert nt.outcome == "yes" and nt.prover == "veristep/ordered"
@@ -51,7 +51,7 @@ def test_with_ordered_completion_the_model_needs_no_prover(e):
 
 
 def test_dual_33436_screens_the_same_way(e):
-    report = screen_law("x = (y ◇ (((z ◇ z) ◇ y) ◇ x)) ◇ y", Budget(prover_s=20), e)
+    report = screen_law("x = (y ◇ (((z ◇ z) ◇ y) ◇ x)) ◇ y", ScreenBudget(prover_s=20), e)
     assert report.status == "AUSTIN_PROVEN"
 
 
@@ -68,7 +68,7 @@ def test_witnesses_free_ones_first_then_those_needing_an_injectivity_proof():
 def test_witness_without_every_x_needs_its_injectivity_proved(e):
     # ALPS's certificate for this Austin law uses S = y ◇ (x ◇ x), which misses the x in x ◇ w.
     law = parse_law("x = (y ◇ (x ◇ x)) ◇ ((y ◇ (z ◇ (x ◇ w))) ◇ y)")
-    result = admissible(law, e, Budget(prover_s=10, max_witnesses=4))
+    result = admissible(law, e, ScreenBudget(prover_s=10, max_witnesses=4))
     assert result.outcome == "yes", result.detail
     assert "injective" in result.certificate and "surjective" in result.certificate
 
@@ -98,7 +98,9 @@ def test_stratified_slice_is_sound_and_models_check(shared_data, tmp_path, e):
     rows = _slice(shared_data, 2)  # 12 laws, 2 per ALPS status
     truth = {str(canonical(parse_law(r["law"]))): r["status"] for r in rows}
     store = ScreenStore(tmp_path / "slice.sqlite")
-    screen_many(list(truth), store, Budget(prover_s=2, max_witnesses=2), workers=2, progress=False)
+    screen_many(
+        list(truth), store, ScreenBudget(prover_s=2, max_witnesses=2), workers=2, progress=False
+    )
     agree = 0
     for law, alps in truth.items():
         report = store.load(law)
@@ -123,9 +125,9 @@ def test_stratified_slice_is_sound_and_models_check(shared_data, tmp_path, e):
 def test_screening_resumes_and_keeps_certificates(tmp_path, e, monkeypatch):
     store = ScreenStore(tmp_path / "s.sqlite")
     laws = [str(canonical(parse_law(t))) for t in ("x = y ◇ z", "x = y ◇ x", LAW_12857)]
-    first = screen_many(laws[:2], store, Budget(prover_s=10), workers=1, progress=False)
+    first = screen_many(laws[:2], store, ScreenBudget(prover_s=10), workers=1, progress=False)
     assert first == {"TRIVIAL": 1, "HAS_FINITE_MODEL": 1}
-    second = screen_many(laws, store, Budget(prover_s=10), workers=1, progress=False)
+    second = screen_many(laws, store, ScreenBudget(prover_s=10), workers=1, progress=False)
     assert second == {"AUSTIN_PROVEN": 1}  # only the new law was screened
     assert "SZS status Theorem" in store.certificate(laws[0], "trivial")
     assert store.certificate(laws[1], "finite_model") == "0 1\n0 1"
@@ -140,7 +142,7 @@ def test_screening_resumes_and_keeps_certificates(tmp_path, e, monkeypatch):
 def test_a_failing_worker_is_counted_not_stored(tmp_path, e):
     store = ScreenStore(tmp_path / "s.sqlite")
     counts = screen_many(
-        ["x = (y", "x = y ◇ z"], store, Budget(prover_s=5), workers=1, progress=False
+        ["x = (y", "x = y ◇ z"], store, ScreenBudget(prover_s=5), workers=1, progress=False
     )
     assert counts == {"ERROR": 1, "TRIVIAL": 1}
     assert store.finished() == {"x = y ◇ z"}  # the broken one is retried on the next run

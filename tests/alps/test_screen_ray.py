@@ -9,7 +9,7 @@ import pytest
 
 from veristep.alps.generate import generate_order
 from veristep.alps.screen import screen_many
-from veristep.alps.stages import Budget
+from veristep.alps.stages import ScreenBudget
 from veristep.alps.store import ScreenStore
 from veristep.alps.terms import parse_law
 from veristep.cli import main
@@ -36,7 +36,7 @@ def ray_backend():
 
 def test_screen_on_ray_gives_the_local_labels_and_resumes(tmp_path, ray_backend, monkeypatch):
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    budget = Budget(5.0, 1024, 4)
+    budget = ScreenBudget(5.0, 1024, 4)
     local = ScreenStore(tmp_path / "local.sqlite")
     screen_many(LAWS, local, budget, "e/auto", 2, False)
     remote = ScreenStore(tmp_path / "ray.sqlite")

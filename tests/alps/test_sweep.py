@@ -8,15 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from veristep.alps.commands import run_sweep_command
 from veristep.alps.selftest import SelftestFailed
-from veristep.alps.sweep import (
-    Cell,
-    CellResult,
-    LocalBackend,
-    SweepStore,
-    run_ladder,
-    run_sweep_command,
-)
+from veristep.alps.sweep import Cell, CellResult, LocalBackend, SweepStore, run_ladder
 from veristep.alps.sweep_report import write_outputs
 from veristep.core.settings import Settings
 

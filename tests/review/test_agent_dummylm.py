@@ -9,7 +9,7 @@ from dspy.utils import DummyLM
 
 from veristep.core.errors import InputError
 from veristep.core.tiers import Tier
-from veristep.review.agent import Budget
+from veristep.review.agent import ReviewBudget
 from veristep.review.run import review_proof
 from veristep.review.scripted import cite, confirm, elaborate
 from veristep.review.trace import ClaimStatus, ReviewTrace, State
@@ -72,7 +72,7 @@ def test_pedantic_flaw_goes_back_to_open_with_the_convention_recorded_dummylm() 
 def test_exhaustion_after_five_idle_iterations_dummylm() -> None:
     # The model only ever splits the step: splitting is not progress.
     answers = [elaborate("open", substeps=(f"part {i}",)) for i in range(20)]
-    trace = review("Then the theorem holds.", answers, budget=Budget(max_depth=1))
+    trace = review("Then the theorem holds.", answers, budget=ReviewBudget(max_depth=1))
     assert trace.verdict == "undecided"
     assert trace.reason.startswith("exhausted: 5 iterations")
     assert trace.iterations == 5

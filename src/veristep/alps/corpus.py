@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from veristep.alps.dedup import equivalence_classes
 from veristep.alps.generate import OrderReport, generate_order
 from veristep.alps.screen import make_prover, screen_many
-from veristep.alps.stages import Budget
+from veristep.alps.stages import ScreenBudget
 from veristep.alps.store import ScreenStore
 from veristep.alps.terms import Law, canonical, parse_law
 
@@ -54,7 +54,7 @@ def grow(
     orders: int,
     out: Path,
     store: ScreenStore | None,
-    budget: Budget,
+    budget: ScreenBudget,
     prover_name: str = "e/auto",
     workers: int = 2,
     screen_size: int = 3,
@@ -97,7 +97,7 @@ def grow(
     return yields
 
 
-def _new_classes(known: list[Law], fresh: list[Law], prover, budget: Budget) -> int:
+def _new_classes(known: list[Law], fresh: list[Law], prover, budget: ScreenBudget) -> int:
     """Classes among ``fresh`` that contain no earlier law; ``known`` grows by their
     representatives."""
     before = len(known)

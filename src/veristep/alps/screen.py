@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from veristep.alps import stages
 from veristep.alps.provers import EProver, Prover, Prover9
-from veristep.alps.stages import Budget, StageResult
+from veristep.alps.stages import ScreenBudget, StageResult
 from veristep.alps.store import LawReport, ScreenStore
 from veristep.alps.terms import canonical, parse_law
 from veristep.core.errors import InputError
@@ -73,7 +73,7 @@ def classify(results: list[StageResult]) -> str:
     return "SATISFIABLE_ONLY" if model else "OPEN"
 
 
-def screen_law(text: str, budget: Budget, prover: Prover) -> LawReport:
+def screen_law(text: str, budget: ScreenBudget, prover: Prover) -> LawReport:
     """Run the stages cheapest first, stopping as soon as the label is settled.
 
     The SAT search runs first: a table of size ≤ 5 costs milliseconds and settles the label,
@@ -104,7 +104,7 @@ def screen_law(text: str, budget: Budget, prover: Prover) -> LawReport:
     return LawReport(key, classify(done), done, ms)
 
 
-def _nontrivial(law, triv: StageResult, prover: Prover, budget: Budget) -> StageResult:
+def _nontrivial(law, triv: StageResult, prover: Prover, budget: ScreenBudget) -> StageResult:
     if triv.outcome == "no":
         # The triviality run already saturated L ∪ {x ≠ y} completely: that is the certificate.
         note = f"{triv.detail} (triviality run)"
@@ -112,12 +112,12 @@ def _nontrivial(law, triv: StageResult, prover: Prover, budget: Budget) -> Stage
     return stages.nontrivial(law, prover, budget)
 
 
-def _worker(text: str, budget: Budget, prover_name: str) -> LawReport:
+def _worker(text: str, budget: ScreenBudget, prover_name: str) -> LawReport:
     return screen_law(text, budget, PROVERS[prover_name]())
 
 
 def _screen_safely(
-    text: str, budget: Budget, prover_name: str
+    text: str, budget: ScreenBudget, prover_name: str
 ) -> tuple[str, LawReport | None, str | None]:
     """A backend task: (law, report, None), or (law, None, why) when screening it failed, so one
     failing law never stops the others (on Ray an exception would surface as the task's)."""
@@ -159,7 +159,7 @@ def read_laws(path: Path) -> list[str]:
 def screen_many(
     laws: Iterable[str],
     store: ScreenStore,
-    budget: Budget,
+    budget: ScreenBudget,
     prover_name: str = "e/auto",
     workers: int = 2,
     progress: bool = True,
@@ -194,7 +194,7 @@ def _screen_all(
     executor: ProcessPoolExecutor,
     todo: list[str],
     store: ScreenStore,
-    budget: Budget,
+    budget: ScreenBudget,
     prover_name: str,
     progress: bool,
     counts: dict[str, int],
@@ -219,7 +219,7 @@ def _screen_on(
     backend: Backend,
     todo: list[str],
     store: ScreenStore,
-    budget: Budget,
+    budget: ScreenBudget,
     prover_name: str,
     progress: bool,
     counts: dict[str, int],

@@ -29,7 +29,7 @@ from veristep.alps.tptp import (
 
 
 @dataclass(frozen=True)
-class Budget:
+class ScreenBudget:
     """Per-stage limits; every prover call also has a wall deadline of about ``prover_s``."""
 
     prover_s: float = 10.0
@@ -64,7 +64,7 @@ def _from_prover(stage: str, res: ProverResult, want: str, problem_text: str, de
     return StageResult(stage, outcome, note, cert, res.prover, res.ms)
 
 
-def trivial(law: Law, prover: Prover, budget: Budget) -> StageResult:
+def trivial(law: Law, prover: Prover, budget: ScreenBudget) -> StageResult:
     problem = triviality_problem(law)
     res = prover.run(problem, budget.prover_s, budget.memory_mb)
     result = _from_prover("trivial", res, "proof", problem.tptp)
@@ -97,7 +97,7 @@ def witnesses(law: Law) -> list[tuple[str, Term, bool]]:
     return [(x, t, True) for t in reversed(free)] + [(x, t, False) for t in other]
 
 
-def admissible(law: Law, prover: Prover, budget: Budget) -> StageResult:
+def admissible(law: Law, prover: Prover, budget: ScreenBudget) -> StageResult:
     start = time.perf_counter()
     candidates = witnesses(law)[: budget.max_witnesses]
     if not candidates:
@@ -124,7 +124,7 @@ def admissible(law: Law, prover: Prover, budget: Budget) -> StageResult:
     return StageResult("admissible", "unknown", "; ".join(tried), "", prover.name, ms)
 
 
-def finite_model(law: Law, budget: Budget) -> StageResult:
+def finite_model(law: Law, budget: ScreenBudget) -> StageResult:
     try:
         found = finite_models.search(law, budget.max_model_size)
     except finite_models.EncodingError as err:  # a bug in the encoding: loud, but not a crash
@@ -139,13 +139,13 @@ def finite_model(law: Law, budget: Budget) -> StageResult:
     return StageResult("finite_model", "yes", f"size {len(table)}", cert, "sat", found.ms)
 
 
-def nontrivial(law: Law, prover: Prover, budget: Budget) -> StageResult:
+def nontrivial(law: Law, prover: Prover, budget: ScreenBudget) -> StageResult:
     problem = nontriviality_problem([law])
     res = prover.run(problem, budget.prover_s, budget.memory_mb)
     return _from_prover("nontrivial", res, "model", problem.tptp)
 
 
-def ordered_model(law: Law, budget: Budget) -> StageResult:
+def ordered_model(law: Law, budget: ScreenBudget) -> StageResult:
     """A nontrivial model by our own ordered completion, certified by the ground-joinability
     checker (``judge.ground_model``) — no prover involved. "yes" only with that certificate;
     a collapse it derives is left to the prover's triviality stage (outcome "unknown")."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from veristep.alps.sweep import SweepStore, SweepSummary
+from veristep.alps.sweep import CONFIGS, SweepStore, SweepSummary
 
 
 def tables(rows: list[dict[str, Any]], configs: list[str], budgets: list[int], n_laws: int):
@@ -93,8 +93,6 @@ def svg_plot(
 def write_outputs(store: SweepStore, summary: SweepSummary, out: Path) -> str:
     import json
     import sys
-
-    from veristep.alps.sweep import CONFIGS
 
     # Every configuration the store holds at these budgets, not only this run's: a sweep run
     # one configuration at a time still reports (and exports) the whole portfolio so far.

@@ -35,7 +35,7 @@ STATEMENT_REJECTED = "statement rejected by Coq"
 
 
 @dataclass
-class Budget:
+class SearchBudget:
     """A wall-clock allowance for one theorem."""
 
     seconds: float
@@ -157,7 +157,7 @@ class ProofSearch:
     on_attempt: Callable[[str, Attempt], None] | None = None
 
     def run(self) -> SearchResult:
-        budget = Budget(self.budget_s)
+        budget = SearchBudget(self.budget_s)
         calls_before = self.backend.calls
         try:
             index = self.agents.retriever.index
@@ -180,7 +180,7 @@ class ProofSearch:
         return result
 
     # -- phase 1 ---------------------------------------------------------------------------
-    def _phase1(self, budget: Budget) -> SearchResult | None:
+    def _phase1(self, budget: SearchBudget) -> SearchResult | None:
         """Best-of-N: the deterministic candidates first (no model call at all), then, with a
         model, its whole proofs. Stops at ``phase1_share`` of the budget so MCTS keeps time."""
         stop = budget.seconds * (1.0 - self.phase1_share)
@@ -190,7 +190,7 @@ class ProofSearch:
             found = self._best_of_n(budget, stop)
         return found
 
-    def _best_of_n(self, budget: Budget, stop: float) -> SearchResult | None:
+    def _best_of_n(self, budget: SearchBudget, stop: float) -> SearchResult | None:
         root = ProofState(self.theorem, self.theorem.statement, 1, attempts=list(self.attempts))
         plan = self.agents.strategist.plan(root)
         lemmas = self.agents.retriever.lemmas(root, self.modules)
@@ -223,7 +223,7 @@ class ProofSearch:
             self.on_attempt(phase, attempt)
 
     # -- phase 2 ---------------------------------------------------------------------------
-    def _phase2(self, budget: Budget) -> SearchResult:
+    def _phase2(self, budget: SearchBudget) -> SearchResult:
         if self.mcts_iterations <= 0 or budget.left <= 0:
             return self._result(None, None, "phase 1 failed; no budget for phase 2")
         opened = self.backend.open_proof(self.theorem)
@@ -267,7 +267,7 @@ class ProofSearch:
         return child.q + explore + self.alignment_weight * child.alignment
 
     def _expand(
-        self, leaf: Node, negatives: list[Attempt], seen: set[str], budget: Budget
+        self, leaf: Node, negatives: list[Attempt], seen: set[str], budget: SearchBudget
     ) -> str | None:
         """Validate K tactics from ``leaf`` in one session; a finished path returns its proof."""
         state = ProofState.from_goals(

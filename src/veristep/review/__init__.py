@@ -6,16 +6,16 @@ adversarial confirmation, with machine checks first (see docs/review.md).
 
 from __future__ import annotations
 
-from veristep.review.agent import Budget, ReviewAgent
+from veristep.review.agent import ReviewAgent, ReviewBudget
 from veristep.review.machine import MachineResult, machine_check
 from veristep.review.run import review_proof
 from veristep.review.segment import Segment, segment_proof, segment_steps
 from veristep.review.trace import ReviewTrace, State
 
 __all__ = [
-    "Budget",
     "MachineResult",
     "ReviewAgent",
+    "ReviewBudget",
     "ReviewTrace",
     "Segment",
     "State",

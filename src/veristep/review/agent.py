@@ -57,7 +57,7 @@ PROOF_CONTEXT_CHARS = 24_000
 
 
 @dataclass(frozen=True)
-class Budget:
+class ReviewBudget:
     idle_limit: int = 5  # consecutive iterations without progress (the method's stopping rule)
     max_iterations: int | None = None  # None: 3 per top-level step + 20
     max_depth: int = 2  # sub-steps of sub-steps, no deeper
@@ -73,7 +73,7 @@ class ReviewAgent:
         caller: Any | None,
         programs: dict[str, Any] | None,
         settings: Settings | None = None,
-        budget: Budget | None = None,
+        budget: ReviewBudget | None = None,
         grounder: LinkGrounder | None = None,
         checkpoint: Path | None = None,
         on_iteration: Callable[[ReviewTrace], None] | None = None,
@@ -83,7 +83,7 @@ class ReviewAgent:
         self.caller = caller
         self.programs = programs or {}
         self.settings = settings or Settings()
-        self.budget = budget or Budget()
+        self.budget = budget or ReviewBudget()
         self.grounder = grounder
         self.checkpoint = checkpoint
         self.on_iteration = on_iteration

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _run_review(args: argparse.Namespace, settings: Settings, model: str | None) -> int:
-    from veristep.review.agent import Budget
+    from veristep.review.agent import ReviewBudget
     from veristep.review.report import html_report, model_error_lines, text_report
     from veristep.review.run import review_proof
 
@@ -90,7 +90,7 @@ def _run_review(args: argparse.Namespace, settings: Settings, model: str | None)
             settings=settings,
             trace_path=trace_path,
             resume=args.resume,
-            budget=Budget(max_iterations=args.max_iterations),
+            budget=ReviewBudget(max_iterations=args.max_iterations),
             source=args.proof,
             problem=problem,
             on_iteration=on_iteration,

@@ -13,7 +13,7 @@ from typing import Any
 
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
-from veristep.review.agent import Budget, ReviewAgent
+from veristep.review.agent import ReviewAgent, ReviewBudget
 from veristep.review.calls import Health, RoleCaller, make_model
 from veristep.review.machine import LinkGrounder
 from veristep.review.segment import Segment, segment_proof
@@ -28,7 +28,7 @@ def review_proof(
     settings: Settings | None = None,
     trace_path: Path | None = None,
     resume: bool = False,
-    budget: Budget | None = None,
+    budget: ReviewBudget | None = None,
     grounder: LinkGrounder | None = None,
     source: str = "proof",
     problem: str = "",

@@ -46,10 +46,10 @@ ALPS_ID = ToolSpec(
 
 def alps_screen(args: dict[str, Any], call: Call) -> dict[str, Any]:
     from veristep.alps.screen import make_prover, screen_law
-    from veristep.alps.stages import Budget
+    from veristep.alps.stages import ScreenBudget
 
     prover_s = max(1.0, min(call.left / 4, 30.0))  # up to four prover stages share the budget
-    limits = Budget(prover_s=prover_s, memory_mb=min(call.settings.prover_memory_mb, 2048))
+    limits = ScreenBudget(prover_s=prover_s, memory_mb=min(call.settings.prover_memory_mb, 2048))
     call.report(0, None, "finite models, then E")
     report = screen_law(args["law"], limits, make_prover("e/auto"))
     call.checkpoint()
