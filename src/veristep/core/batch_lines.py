@@ -116,3 +116,30 @@ class _InOrder:
             head = self._lines[self._next].head
             print(json.dumps({**head, **result}, ensure_ascii=False), flush=True)
             self._next += 1
+
+
+def read_json_lines(source: str) -> list[tuple[int, Any, InputError | None]]:
+    """Every line of ``source`` (``-``: stdin) as ``(number, parsed JSON, None)``, or as
+    ``(number, None, error)`` when it is blank, not UTF-8 or not JSON: one bad line costs itself."""
+    from pathlib import Path
+
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from None
+    return [(number, *_json_of(raw)) for number, raw in enumerate(data.splitlines(), 1)]
+
+
+def _json_of(raw: bytes) -> tuple[Any, InputError | None]:
+    if not raw.strip():
+        return None, InputError("blank line: expected a JSON object")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, InputError(f"not UTF-8 text (byte {exc.start + 1} of the line)")
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, InputError(f"invalid JSON: {exc.msg}", source=text, position=exc.pos)
+    except RecursionError:
+        return None, InputError("invalid JSON: nested too deeply")

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from veristep.core.batch_lines import Line, add_batch_arguments
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 
@@ -23,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from veristep.propose.completion import DOMAINS, PROPOSERS
     from veristep.propose.goals import GOALS
 
-    parser.add_argument("start", metavar="START",
+    parser.add_argument("start", metavar="START", nargs="?", default=None,
                         help="the start (LaTeX or plain maths), optionally after a task word "
                         "(solve, simplify, factor, expand, differentiate, integrate, limit of, "
                         "prove)")  # fmt: skip
@@ -42,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="blend a soft LLM judge of clarity into the score")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--html", metavar="OUT.html", help="also write the animated derivation")
+    parser.add_argument("--batch", metavar="FILE", help="one JSON object per line ('-': stdin): "
+                        '{"start": ..., "target"?, "goal"?, "domain"?, "id"?}')  # fmt: skip
+    add_batch_arguments(parser)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -52,6 +56,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"--html {args.html}: its folder does not exist")
     if args.attempts is not None and args.attempts < 1:
         raise InputError(f"--attempts must be at least 1, got {args.attempts}")
+    if args.batch is not None:
+        if args.start is not None:
+            raise InputError("give either START or --batch FILE, not both")
+        return _run_batch(args, settings)
+    if args.start is None:
+        raise InputError("no start given: veristep derive START [TARGET] (or --batch FILE)")
     from veristep.grounding import WORKER_MODULES
 
     # Beside the imports, parsing and planning, not after them.
@@ -79,6 +89,32 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         print(render_human(derivation))
     return 0
+
+
+def _run_batch(args: argparse.Namespace, settings: Settings) -> int:
+    """One JSON derivation per input line, in order, on the batch engine (``core.batch``)."""
+    from veristep.core.batch_lines import read_json_lines, run_lines
+    from veristep.grounding.batch import judging_salt
+    from veristep.propose.batch import derive_task, task_of
+
+    lines: list[Line] = []
+    for number, item, error in read_json_lines(args.batch):
+        head: dict[str, Any] = {"line": number}
+        if isinstance(item, dict) and isinstance(item.get("id"), (str, int, float)):
+            head["id"] = item["id"]
+        try:
+            if error is not None:
+                raise error
+            lines.append(Line(head, task_of(item)))
+        except InputError as err:
+            print(f"veristep derive: line {number}: {err.one_line()}", file=sys.stderr)
+            lines.append(Line(head, ready=err.to_json()))
+    if args.workers > 1 or args.ray:
+        settings = settings.replace(pool_workers=1)  # one CAS worker per worker
+    options = {"proposer": args.proposer, "model": args.model, "attempts": args.attempts}
+    salt = f"{judging_salt(settings)}; {sorted(options.items())}"
+    context = {"settings": settings, **options}
+    return run_lines("derive", lines, derive_task, context, salt, args).exit_code
 
 
 def render_human(derivation: Any) -> str:
