@@ -268,7 +268,10 @@ def _render_plot(block: Block, index: int, plot: Any) -> str:
     data = block.data
     caption = _prose("figcaption", f"$y = {_as_latex(str(data['expr']))}$")
     svg = plot(data) if plot is not None else ""
-    return f"<figure>{svg}{caption}</figure>"
+    # What zooming and panning re-sample through the plot endpoint (see plots.js).
+    zoom = " ".join(f'data-{k}="{html.escape(str(data.get(k, d)))}"'
+                    for k, d in (("expr", ""), ("var", "x"), ("from", -5), ("to", 5)))  # fmt: skip
+    return f'<figure class="vs-zoomable" {zoom}>{svg}{caption}</figure>'
 
 
 def _as_latex(text: str) -> str:
@@ -317,6 +320,10 @@ body {{ margin: 1.5rem; background: #f3f5f9; font-family: system-ui, sans-serif;
 
 PAGE_CSS = """
 .vs-page { max-width: 52rem; margin: 0 auto; }
+.vs-plot-tools { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .3rem 0; }
+.vs-plot-tools button { min-width: 2.75rem; min-height: 2.75rem; }
+.vs-plot-readout { font-variant-numeric: tabular-nums; color: #333; }
+figure.vs-zoomable:focus-visible { outline: 3px solid #1f4fbf; outline-offset: 2px; }
 .vs-block { background: #fff; border-radius: 8px; padding: 0.8rem 1.2rem; margin: 0.8rem 0; }
 .vs-ws-path { list-style: decimal; } .vs-ws-op { color: #555; font-style: italic; }
 .vs-ws-tier { font-size: 0.8em; padding: 0 0.4em; border-radius: 4px; background: #eef; }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import math
 import re
 import threading
@@ -215,7 +216,16 @@ def draw(values: list[float | None], low: float, high: float) -> str:
     label = html.escape(f"{low:g} … {high:g}")
     return (f'<svg class="vs-plot" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
             f'font-size="11" font-family="sans-serif" fill="#444" '
+            f'{_trace_data(values, low, high, left, right)}'
             f'aria-label="plot on {label}">{"".join(parts)}</svg>')  # fmt: skip
+
+
+def _trace_data(values: list[float | None], low: float, high: float, left: int, right: int) -> str:
+    """What a pointer readout needs: the interval, the frame's x extent in SVG units, and the
+    sampled values (null where undefined), so (x, f(x)) is read off without another request."""
+    shown = json.dumps([None if v is None else float(f"{v:.6g}") for v in values])
+    return (f'data-from="{low:g}" data-to="{high:g}" data-left="{left}" data-right="{right}" '
+            f'data-values="{html.escape(shown)}" ')  # fmt: skip
 
 
 def _vertical_range(finite: list[float]) -> tuple[float, float]:
