@@ -31,9 +31,10 @@ def as_relations(state: Basic) -> Basic:
 
 
 def _numeric(membership: Contains) -> bool:
-    """A membership in intervals and finite sets of real numbers whose ends are numbers (or ±∞)."""
+    """A real element in intervals and finite sets whose ends are numbers (or ±∞): over the
+    complex numbers x ≥ 2 would not say x ∈ [2, ∞)."""
     element, where = membership.args
-    if not isinstance(where, _REAL_SETS) or where.free_symbols or element.is_real is False:
+    if not isinstance(where, _REAL_SETS) or where.free_symbols or not element.is_real:
         return False
     parts = where.args if isinstance(where, Union) else (where,)
     if not all(isinstance(p, (Interval, FiniteSet)) for p in parts):
