@@ -36,13 +36,6 @@ PARSER_PARTS = frozenset(
 KNOWN_FUNCTION_CYCLES = [
     frozenset({"veristep.grounding.chain", "veristep.grounding.claim"}),
     frozenset({"veristep.propose.symbolic.finished", "veristep.propose.symbolic.planner"}),
-    frozenset(
-        {
-            "veristep.review.grounding_link",
-            "veristep.review.identity_claims",
-            "veristep.review.machine",
-        }
-    ),
 ]
 # Upward imports inside functions, still to be moved (the pool's preload modules become a
 # parameter of the pool; the slip namer's shared part moves below grounding's command line).

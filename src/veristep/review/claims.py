@@ -17,10 +17,12 @@ b^2 = 13^2 - 12^2 False
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from typing import Any
 
+from veristep.core.settings import Settings
 from veristep.core.tiers import Tier
 from veristep.review.arithmetic import evaluate, is_real_arithmetic
 from veristep.review.segment import math_spans
@@ -123,6 +125,10 @@ class LinkCheck:
         out = asdict(self)
         out["tier"] = self.tier.name_lower
         return out
+
+
+# Judges one link with the grounding cascade, or None when it cannot be read there.
+LinkGrounder = Callable[[Link, Settings], LinkCheck | None]
 
 
 def find_links(text: str) -> list[Link]:
@@ -314,4 +320,28 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     for a, b in spans:
         for i in range(a, b):
             chars[i] = " "
+    return "".join(chars)
+
+
+# Words that make a sentence's relations hypothetical or approximate rather than asserted.
+_HEDGE = re.compile(
+    r"plug|substitut|check|test|\bif\b|suppos|assum|whether|\bnot\b|false|incorrect|wrong|"
+    r"contradict|impossible|\?|instead|rather than|would|n't|\bbase\b|\bmod\b|modulo|"
+    r"approx|about|roughly|nearly|estimate|\bno\b|\blead(?:s|ing)? to\b|\bled to\b|ruled out|"
+    r"absurd",
+    re.IGNORECASE,
+)
+
+
+def is_hedged(text: str) -> bool:
+    """Hedge words are read in the prose: ``\\approx`` inside a formula is not "approximately"
+    said of the sentence's other claims. A negated relation in a formula (``\\not``) still is."""
+    return bool(_HEDGE.search(outside_math(text))) or "\\not" in text
+
+
+def outside_math(text: str) -> str:
+    """The text with every formula blanked out (positions kept): the prose around the maths."""
+    chars = list(text)
+    for a, b in math_spans(text):
+        chars[a:b] = " " * (b - a)
     return "".join(chars)

@@ -14,8 +14,7 @@ from typing import Any
 
 from veristep.core.settings import Settings
 from veristep.core.tiers import Relation, Tier
-from veristep.review.claims import Link
-from veristep.review.machine import LinkCheck, LinkGrounder
+from veristep.review.claims import Link, LinkCheck, LinkGrounder
 
 AS_CONDITION = "read as a condition, never as a flaw"
 _NAMED = re.compile(r"^\s*\\?[A-Za-z]+(?:_\{?[\w,]+\}?)?(?:\^\{?\w+\}?)?(?:\([^()]*\))?\s*$")

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 
 from veristep.core.tiers import Tier
+from veristep.review.claims import LinkCheck, is_hedged, outside_math
 from veristep.review.grounding_link import AS_CONDITION
-from veristep.review.machine import LinkCheck, _hedged, _prose
 
 _VERBS = re.compile(
     r"\b(?:expand\w*|factor(?:s|ed|ing|i[sz]\w*)|simplif\w*|rewrit\w*|multiply\w* out|"
@@ -68,7 +68,7 @@ _REFUTED = re.compile(
 
 def claims_identity(text: str) -> bool:
     """The sentence's words (outside its formulas) say it transforms an expression, unhedged."""
-    return bool(_VERBS.search(_prose(text))) and not _hedged(text)
+    return bool(_VERBS.search(outside_math(text))) and not is_hedged(text)
 
 
 def letters(latex: str) -> set[str]:

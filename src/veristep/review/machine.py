@@ -28,7 +28,6 @@ and the rest of the sentence is only connective words — VERIFIED at tier groun
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -37,14 +36,20 @@ from veristep.core.settings import Settings
 from veristep.core.tiers import Tier
 from veristep.review.admissions import admission
 from veristep.review.arithmetic import decimals_shown, evaluate
-from veristep.review.claims import Link, LinkCheck, find_links
+from veristep.review.claims import (
+    Link,
+    LinkCheck,
+    LinkGrounder,
+    find_links,
+    is_hedged,
+    outside_math,
+)
 from veristep.review.context import Domain, read_declarations
 from veristep.review.definitions import Definitions, check_applications, read_definitions
 from veristep.review.derived import Derivation, derivations
 from veristep.review.division import DivisionClaim, division_claims
 from veristep.review.instances import Instance, instances
 from veristep.review.rewrites import Rewrite, rewrite_chains
-from veristep.review.segment import math_spans
 from veristep.review.standing import (
     ORDER_RELATIONS,
     Standing,
@@ -59,13 +64,6 @@ from veristep.review.universal import Universal, find_universals, sentences
 
 # Words that mark a formula as tested, supposed or denied rather than asserted: a false closed
 # equation in such a sentence ("plugging in 1 we get 1 = 7, which is false") is not a flaw.
-_HEDGE = re.compile(
-    r"plug|substitut|check|test|\bif\b|suppos|assum|whether|\bnot\b|false|incorrect|wrong|"
-    r"contradict|impossible|\?|instead|rather than|would|n't|\bbase\b|\bmod\b|modulo|"
-    r"approx|about|roughly|nearly|estimate|\bno\b|\blead(?:s|ing)? to\b|\bled to\b|ruled out|"
-    r"absurd",
-    re.IGNORECASE,
-)
 _CONNECTIVES = frozenset(
     {
         "so",
@@ -122,7 +120,6 @@ _CONNECTIVES = frozenset(
 
 _COMMAND = re.compile(r"\\[a-zA-Z]+")
 _INTEGER = re.compile(r"^\s*[-+]?\s*\d[\d,]*\s*$")
-LinkGrounder = Callable[[Link, Settings], LinkCheck | None]
 
 
 @dataclass
@@ -177,7 +174,7 @@ def machine_check(
     divisions = division_claims(text)
     if not links and not universals and not divisions:
         return MachineResult("none")
-    hedged = _hedged(text)
+    hedged = is_hedged(text)
     checks = [_judge(link, settings, grounder) for link in links]
     checks += [judge_division(claim) for claim in divisions]
     checks += [judge_instance(instance, settings) for instance in instances(text)]
@@ -460,22 +457,9 @@ def _holds(left: Fraction, rel: str, right: Fraction) -> bool:
     }[rel]
 
 
-def _hedged(text: str) -> bool:
-    """Hedge words are read in the prose: ``\\approx`` inside a formula is not "approximately"
-    said of the sentence's other claims. A negated relation in a formula (``\\not``) still is."""
-    return bool(_HEDGE.search(_prose(text))) or "\\not" in text
-
-
-def _prose(text: str) -> str:
-    chars = list(text)
-    for a, b in math_spans(text):
-        chars[a:b] = " " * (b - a)
-    return "".join(chars)
-
-
 def _only_connectives(text: str) -> bool:
     """True when the words outside the formulas are glue ("so", "which gives"), not reasoning."""
-    words = re.findall(r"[A-Za-z]+", re.sub(r"[\d.,+\-*/×÷·−()^!=<>]+", " ", _prose(text)))
+    words = re.findall(r"[A-Za-z]+", re.sub(r"[\d.,+\-*/×÷·−()^!=<>]+", " ", outside_math(text)))
     return all(w.lower() in _CONNECTIVES for w in words)
 
 
