@@ -9,13 +9,11 @@ the LM never produces an operation, a state or a grade by itself.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
+import veristep.llm  # noqa: F401  (before the lazy dspy imports: LiteLLM stays off the network)
 from veristep.core.errors import InputError
 from veristep.workspace.grammar import USAGE, Operation, parse_command
-
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 PHRASES = sorted(set(USAGE.values()))
 

@@ -6,11 +6,9 @@ typed list: a typed output goes through JSON, and JSON escaping corrupts LaTeX.
 
 from __future__ import annotations
 
-import os
+import veristep.llm  # noqa: F401  (first: it keeps LiteLLM off the network for its cost map)
 
-# Importing LiteLLM must not try the network for its cost map.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
+# isort: split
 import dspy
 
 TRAJECTORY_FORMAT = """One block per step, exactly like this, with no JSON and no escaping:
