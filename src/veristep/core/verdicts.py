@@ -219,6 +219,22 @@ class Derivation:
         out["confidence"]["learner_summary"] = view["summary"]
         return out
 
+    # Notebook display (Jupyter calls these): states, tiers, checks and witnesses, offline.
+    def _repr_html_(self) -> str:
+        from veristep.core.verdict_display import to_html
+
+        return to_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from veristep.core.verdict_display import to_markdown
+
+        return to_markdown(self)
+
+    def _repr_latex_(self) -> str:
+        from veristep.core.verdict_display import to_latex
+
+        return to_latex(self)
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Derivation:
         conf = dict(data["confidence"])
