@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from veristep.alps import stages
 from veristep.alps.provers import EProver, Prover, Prover9
-from veristep.alps.stages import ScreenBudget, StageResult
+from veristep.alps.stages import Outcome, ScreenBudget, StageResult
 from veristep.alps.store import LawReport, ScreenStore
 from veristep.alps.terms import canonical, parse_law
 from veristep.core.errors import InputError
@@ -89,7 +89,7 @@ def screen_law(text: str, budget: ScreenBudget, prover: Prover) -> LawReport:
         built = stages.ordered_model(law, budget)
         if built.outcome == "yes":  # a certified nontrivial model: not trivial, no prover needed
             why = "a nontrivial model is certified (ordered completion)"
-            done.append(StageResult("trivial", "no", why, "", built.prover, 0.0))
+            done.append(StageResult("trivial", Outcome.NO, why, "", built.prover, 0.0))
             done.append(stages.admissible(law, prover, budget))
             done.append(built)
             ms = (time.perf_counter() - start) * 1000
@@ -108,7 +108,7 @@ def _nontrivial(law, triv: StageResult, prover: Prover, budget: ScreenBudget) ->
     if triv.outcome == "no":
         # The triviality run already saturated L ∪ {x ≠ y} completely: that is the certificate.
         note = f"{triv.detail} (triviality run)"
-        return StageResult("nontrivial", "yes", note, triv.certificate, triv.prover, 0.0)
+        return StageResult("nontrivial", Outcome.YES, note, triv.certificate, triv.prover, 0.0)
     return stages.nontrivial(law, prover, budget)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
 from veristep.alps import finite_models
 from veristep.alps.provers import Prover, ProverResult
@@ -39,10 +40,19 @@ class ScreenBudget:
     completion_s: float = 2.0  # CPU seconds of ordered completion (0: no such stage)
 
 
+class Outcome(StrEnum):
+    """What one screening stage found (str-valued: the JSON and the store keep the same words)."""
+
+    YES = "yes"
+    NO = "no"
+    UNKNOWN = "unknown"
+    ERROR = "error"  # the stage itself failed: never evidence about the law
+
+
 @dataclass(frozen=True)
 class StageResult:
     stage: str
-    outcome: str  # yes | no | unknown | error
+    outcome: Outcome
     detail: str = ""
     certificate: str = ""
     prover: str = ""
@@ -54,11 +64,11 @@ class StageResult:
 
 def _from_prover(stage: str, res: ProverResult, want: str, problem_text: str, detail: str = ""):
     if res.status == "Error":
-        outcome = "error"
+        outcome = Outcome.ERROR
     elif (want == "proof" and res.proved) or (want == "model" and res.model):
-        outcome = "yes"
+        outcome = Outcome.YES
     else:
-        outcome = "unknown"
+        outcome = Outcome.UNKNOWN
     cert = f"% problem\n{problem_text}\n% {res.prover}: SZS status {res.status}\n{res.output}"
     note = detail or f"{res.status}{' (' + res.detail + ')' if res.detail else ''}"
     return StageResult(stage, outcome, note, cert, res.prover, res.ms)
@@ -70,7 +80,9 @@ def trivial(law: Law, prover: Prover, budget: ScreenBudget) -> StageResult:
     result = _from_prover("trivial", res, "proof", problem.tptp)
     if res.model:
         # A complete saturation of L ∪ {x ≠ y}: certified not trivial.
-        return StageResult("trivial", "no", res.status, result.certificate, res.prover, res.ms)
+        return StageResult(
+            "trivial", Outcome.NO, res.status, result.certificate, res.prover, res.ms
+        )
     return result
 
 
@@ -101,7 +113,7 @@ def admissible(law: Law, prover: Prover, budget: ScreenBudget) -> StageResult:
     start = time.perf_counter()
     candidates = witnesses(law)[: budget.max_witnesses]
     if not candidates:
-        return StageResult("admissible", "unknown", "no witness subterm", prover=prover.name)
+        return StageResult("admissible", Outcome.UNKNOWN, "no witness subterm", prover=prover.name)
     tried = []
     for x, s, free in candidates:
         inj_cert = ""
@@ -119,24 +131,26 @@ def admissible(law: Law, prover: Prover, budget: ScreenBudget) -> StageResult:
             result = _from_prover("admissible", res, "proof", problem.tptp, to_star(s))
             ms = (time.perf_counter() - start) * 1000
             cert = inj_cert + result.certificate
-            return StageResult("admissible", "yes", to_star(s), cert, res.prover, ms)
+            return StageResult("admissible", Outcome.YES, to_star(s), cert, res.prover, ms)
     ms = (time.perf_counter() - start) * 1000
-    return StageResult("admissible", "unknown", "; ".join(tried), "", prover.name, ms)
+    return StageResult("admissible", Outcome.UNKNOWN, "; ".join(tried), "", prover.name, ms)
 
 
 def finite_model(law: Law, budget: ScreenBudget) -> StageResult:
     try:
         found = finite_models.search(law, budget.max_model_size)
     except finite_models.EncodingError as err:  # a bug in the encoding: loud, but not a crash
-        return StageResult("finite_model", "error", str(err), "", "sat")
+        return StageResult("finite_model", Outcome.ERROR, str(err), "", "sat")
     if found.table is None:
         sizes = f"{found.sizes[0]}..{found.sizes[-1]}" if found.sizes else "none"
-        return StageResult("finite_model", "no", f"no model of size {sizes}", "", "sat", found.ms)
+        return StageResult(
+            "finite_model", Outcome.NO, f"no model of size {sizes}", "", "sat", found.ms
+        )
     table = found.table
     if not finite_models.satisfies(table, law):  # the authority, even after encode's own check
-        return StageResult("finite_model", "error", "solver table failed re-check", "", "sat")
+        return StageResult("finite_model", Outcome.ERROR, "solver table failed re-check", "", "sat")
     cert = finite_models.format_table(table)
-    return StageResult("finite_model", "yes", f"size {len(table)}", cert, "sat", found.ms)
+    return StageResult("finite_model", Outcome.YES, f"size {len(table)}", cert, "sat", found.ms)
 
 
 def nontrivial(law: Law, prover: Prover, budget: ScreenBudget) -> StageResult:
@@ -159,7 +173,7 @@ def ordered_model(law: Law, budget: ScreenBudget) -> StageResult:
         note = f"ordered completion: {result.status}" + (
             f" ({result.detail})" if result.detail else ""
         )
-        return StageResult("nontrivial", "unknown", note, "", "veristep/ordered", ms)
+        return StageResult("nontrivial", Outcome.UNKNOWN, note, "", "veristep/ordered", ms)
     assert result.check is not None
     cert = json.dumps(result.to_json(), ensure_ascii=False)
-    return StageResult("nontrivial", "yes", result.check.reason, cert, "veristep/ordered", ms)
+    return StageResult("nontrivial", Outcome.YES, result.check.reason, cert, "veristep/ordered", ms)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from veristep.alps.stages import StageResult
+from veristep.alps.stages import Outcome, StageResult
 from veristep.core.errors import InputError
 
 _SCHEMA = """
@@ -102,7 +102,7 @@ class ScreenStore:
         if row is None:
             return None
         stages = [
-            StageResult(stage, outcome, detail, cert, prover, ms)
+            StageResult(stage, Outcome(outcome), detail, cert, prover, ms)
             for stage, outcome, detail, prover, ms, cert in self.conn.execute(
                 "SELECT stage, outcome, detail, prover, ms, certificate FROM stages WHERE law = ?"
                 " ORDER BY rowid",
