@@ -6,10 +6,10 @@ killed and replaced, and the call reports ``"timeout"`` — never a value.
 
 Workers come from a **forkserver** that has SymPy preloaded: forking from a single-threaded server
 is safe even when the parent is multi-threaded (uvicorn), and a replacement worker is ready in
-milliseconds instead of re-importing SymPy. Like ``spawn``, the forkserver makes each worker
-import the parent's main script; a script that starts CAS work at top level without an
-``if __name__ == "__main__":`` guard therefore kills every worker during start-up. The pool
-detects that and raises :class:`WorkerStartError` instead of letting every call fail quietly.
+milliseconds instead of re-importing SymPy. Workers are started without the parent's main
+script (``core.mainless``): a script without an ``if __name__ == "__main__":`` guard runs once,
+and one piped on stdin works. A worker that dies during start-up raises
+:class:`WorkerStartError` instead of letting every call fail quietly.
 
 ``fn`` must be importable by reference (a module-level function; builtins and SymPy functions
 qualify), and its arguments and result picklable (SymPy expressions are).
