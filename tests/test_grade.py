@@ -57,3 +57,10 @@ def test_map_batches_adds_verdict_and_tier_columns():
 def test_a_string_is_refused_not_read_as_a_chain_of_letters():
     with pytest.raises(TypeError):
         veristep.grade("x = 1")
+
+
+def test_a_grade_displays_its_chain_in_a_notebook(grader):
+    shown = grader.grade(TWO_STEPS)._repr_html_()
+    assert "$2x = 6$" in shown and "grounded" in shown and "refuted" in shown
+    bad = grader.grade(RIGHT, change_types=["given", "given", "given"])._repr_html_()
+    assert "unchecked" in bad

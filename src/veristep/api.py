@@ -13,6 +13,7 @@ never raises and never costs the other chains.
 
 from __future__ import annotations
 
+import html
 import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +43,12 @@ class Grade:
     @property
     def refuted(self) -> bool:
         return self.verdict is Tier.REFUTED
+
+    def _repr_html_(self) -> str:  # a notebook shows the judged chain, or the error
+        if self.derivation is not None:
+            return self.derivation._repr_html_()
+        said = html.escape(self.error or "")
+        return f"<p>{self.verdict.icon} {self.verdict.name_lower}: {said}</p>"
 
     def to_json(self) -> dict[str, Any]:
         return {
