@@ -79,3 +79,28 @@ def test_missing_program_and_bad_budget_are_clear_errors() -> None:
         run_with_deadline(["true"], timeout_s=0, memory_mb=256)
     with pytest.raises(ValueError, match="memory_mb"):
         run_with_deadline(["true"], timeout_s=1, memory_mb=-5)
+
+
+def test_a_kill_scope_stops_its_program_from_another_thread_and_starts_no_more() -> None:
+    import threading
+
+    from veristep.core.subprocesses import KillScope
+
+    scope = KillScope()
+    threading.Timer(0.3, scope.kill).start()
+    start = time.monotonic()
+    with scope.active():
+        killed = run_with_deadline(["sleep", "30"], timeout_s=30, memory_mb=None)
+        after = run_with_deadline(["echo", "late"], timeout_s=5, memory_mb=None)
+    assert time.monotonic() - start < 5
+    assert killed.cancelled and not killed.timed_out and not killed.ok
+    assert after.cancelled and after.stdout == ""  # never started once the scope was killed
+
+
+def test_a_program_outside_any_scope_is_not_touched_by_a_kill() -> None:
+    from veristep.core.subprocesses import KillScope
+
+    scope = KillScope()
+    scope.kill()
+    result = run_with_deadline(["echo", "free"], timeout_s=5, memory_mb=None)
+    assert result.ok and result.stdout == "free\n" and not result.cancelled

@@ -184,3 +184,23 @@ def test_dspy_react_with_a_dummy_lm_reads_the_verifiers_tier_from_the_registry_t
         tools[0](states="not a list")
     bad = tools[0].func(states="not a list")  # and the registry again, behind it
     assert bad == {"error": "check: argument 'states': must be of type array"}
+
+
+def test_a_cancel_kills_the_program_a_tool_started_deep_inside_it() -> None:
+    """No hook registered by the tool: the call's kill scope reaches the program anyway."""
+    import threading
+    import time
+
+    from veristep.core.subprocesses import run_with_deadline
+
+    def slow(args: dict[str, Any], call: Call) -> dict[str, Any]:
+        result = run_with_deadline(["sleep", "30"], timeout_s=30, memory_mb=None)
+        return {"cancelled": result.cancelled}
+
+    registry = Registry((ToolSpec("slow", "sleeps", obj({}, []), slow, budget_s=60.0),))
+    call = Call(Settings(), 60.0)
+    threading.Timer(0.3, call.cancel).start()
+    start = time.monotonic()
+    with pytest.raises(ToolError, match="stopped: cancelled"):
+        registry.call("slow", {}, call)
+    assert time.monotonic() - start < 5

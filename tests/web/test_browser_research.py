@@ -4,7 +4,8 @@ Review: a false computation is FLAWED with its witness, a correct one is not fla
 shared link shows the same report. Prove: a miniF2F-rocq theorem proved and accepted by the
 strict path; a cheat file refused with its reason; Cancel and navigating away kill coqtop (no
 process outlives the stream). Laws: a law's ETP number and screen status; a wrong chain
-rejected at its first bad link. Each page is photographed at 1280 and 390 px.
+rejected at its first bad link; Cancel and navigating away kill E. Each page is photographed
+at 1280 and 390 px.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ pytestmark = pytest.mark.browser
 
 FALSE_AND_TRUE = "We have $17 \\cdot 3 = 52$. Also $2^{10} = 1024$. Hence the claim holds."
 COQ_PROGRAMS = ("coqtop", "coqidetop", "coqc", "coqchk")
+E_PROGRAMS = ("eprover", "eprover-ho")
+# No finite model up to the SAT stage's size and none of E's modes decides it quickly: its
+# screen keeps E busy for a minute or more (status OPEN in the ALPS corpus).
+E_BUSY_LAW = "x = (((y ◇ x) ◇ y) ◇ y) ◇ (x ◇ z)"
 AXIOM_CHEAT = (
     "Require Import Reals.\nOpen Scope R_scope.\n"
     "Axiom cheat : forall x y : R, x = y.\n"
@@ -73,6 +78,15 @@ def shoot(page, artifacts: Path, name: str) -> None:
 
 def coq_processes() -> list[tuple[int, str]]:
     """Coq programs descended from this test process (the live server runs in it)."""
+    return descendants(COQ_PROGRAMS)
+
+
+def e_processes() -> list[tuple[int, str]]:
+    return descendants(E_PROGRAMS)
+
+
+def descendants(programs: tuple[str, ...]) -> list[tuple[int, str]]:
+    """The live processes named in ``programs`` that descend from this test process."""
     parents: dict[int, int] = {}
     names: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
@@ -88,7 +102,7 @@ def coq_processes() -> list[tuple[int, str]]:
             parents[int(entry.name)], names[int(entry.name)] = int(ppid), name
     me, found = os.getpid(), []
     for pid, name in names.items():
-        if name not in COQ_PROGRAMS:
+        if name not in programs:
             continue
         up = parents.get(pid)
         while up and up != me:
@@ -233,3 +247,31 @@ def test_a_law_is_numbered_and_screened_and_a_wrong_chain_rejected(page, server,
     marks = page.eval_on_selector_all("tr[data-link]", "rs => rs.map(r => r.dataset.ok)")
     assert marks == ["1", "0"]  # the first link applies the law; the judge stops at the second
     shoot(page, artifacts, "alps")
+
+
+@pytest.mark.eprover
+@pytest.mark.timeout(300)
+def test_cancel_and_navigating_away_stop_e_at_once(page, server) -> None:
+    def start_a_long_screen() -> None:
+        page.goto(server + "/alps")
+        page.fill("#law-text", E_BUSY_LAW)
+        page.get_by_role("button", name="Number and screen").click()
+        # Wait inside Playwright, not in time.sleep: the page's requests pass through the route
+        # handler, which runs only while Playwright has control.
+        for _ in range(900):
+            if e_processes():
+                break
+            page.wait_for_timeout(100)
+        assert e_processes(), "E never started"
+
+    start_a_long_screen()
+    page.click("#law-cancel")
+    assert page.get_attribute("body", "data-law") == "cancelled"
+    assert page.inner_text("#law-screen") == "Cancelled."
+    assert settle(lambda: not e_processes(), 5), e_processes()
+    assert stays(lambda: not e_processes(), 3), e_processes()  # the next stage never starts
+
+    start_a_long_screen()
+    page.goto(server + "/review")  # navigating away closes the request
+    assert settle(lambda: not e_processes(), 5), e_processes()
+    assert stays(lambda: not e_processes(), 3), e_processes()

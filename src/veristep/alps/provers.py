@@ -41,6 +41,7 @@ STATUSES = (
     "GaveUp",
     "ResourceOut",
     "Timeout",
+    "User",  # SZS: stopped by the user (the client cancelled; its kill scope stopped the run)
     "Error",
 )
 _SZS = re.compile(r"SZS status (\w+)")
@@ -133,6 +134,8 @@ def _finish(name: str, cmd: list[str], res, status_of) -> ProverResult:
     out = res.stdout + ("\n" + res.stderr if res.stderr.strip() else "")
     if res.timed_out:
         return ProverResult(name, "Timeout", _trim(out), res.ms, tuple(cmd), "wall deadline")
+    if res.cancelled:
+        return ProverResult(name, "User", _trim(out), res.ms, tuple(cmd), "cancelled")
     status, detail = status_of(res, out)
     if status == "Error" and res.returncode in _CPU_KILLED:
         status, detail = "ResourceOut", f"killed at the CPU or memory limit ({res.returncode})"

@@ -15,12 +15,15 @@ True
 
 from __future__ import annotations
 
+import contextvars
 import os
 import shutil
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,15 +48,17 @@ class ProcessResult:
     returncode: int
     timed_out: bool
     ms: float
+    cancelled: bool = False  # killed by its kill scope (the client left): no evidence either
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out
+        return self.returncode == 0 and not self.timed_out and not self.cancelled
 
     def to_json(self) -> dict[str, object]:
         return {
             "returncode": self.returncode,
             "timed_out": self.timed_out,
+            "cancelled": self.cancelled,
             "ms": round(self.ms, 3),
             "stdout": self.stdout,
             "stderr": self.stderr,
@@ -83,6 +88,9 @@ def run_with_deadline(
     if program is None or not os.access(program, os.X_OK):
         raise FileNotFoundError(f"program not found or not executable: {cmd[0]!r}")
 
+    scope = _SCOPE.get()
+    if scope is not None and scope.killed:
+        return ProcessResult("", "", -signal.SIGKILL, timed_out=False, ms=0.0, cancelled=True)
     argv, child_env = _capped(list(cmd), memory_mb, env)
     argv = with_parent(argv)
     data = input.encode() if isinstance(input, str) else input
@@ -97,6 +105,8 @@ def run_with_deadline(
         start_new_session=True,  # own process group: one killpg reaches every descendant
     )
     timed_out = False
+    if scope is not None:
+        scope.adopt(proc)
     try:
         out, err = proc.communicate(data, timeout=timeout_s)
     except subprocess.TimeoutExpired:
@@ -111,6 +121,8 @@ def run_with_deadline(
     finally:
         # Helpers the program forked and abandoned must not outlive the call either.
         _kill_group(proc, quiet=True)
+        if scope is not None:
+            scope.release(proc)
     ms = (time.perf_counter() - start) * 1000
     return ProcessResult(
         stdout=_text(out),
@@ -118,7 +130,54 @@ def run_with_deadline(
         returncode=proc.returncode if proc.returncode is not None else -signal.SIGKILL,
         timed_out=timed_out,
         ms=ms,
+        cancelled=scope is not None and scope.killed and not timed_out,
     )
+
+
+class KillScope:
+    """The external programs started while a scope is active, so that one ``kill()`` from any
+    thread stops them all (a web client that leaves, an agent that cancels a call).
+
+    The scope travels with the context (``contextvars``), so it reaches the thread a request's
+    work runs in without being passed through every layer down to the prover adapter. After a
+    kill, a program that would start under the scope is not started at all.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live: set[subprocess.Popen[bytes]] = set()
+        self.killed = False
+
+    @contextmanager
+    def active(self) -> Iterator[KillScope]:
+        token = _SCOPE.set(self)
+        try:
+            yield self
+        finally:
+            _SCOPE.reset(token)
+
+    def kill(self) -> None:
+        with self._lock:
+            self.killed = True
+            live = list(self._live)
+        for proc in live:
+            _kill_group(proc, quiet=True)
+
+    def adopt(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._live.add(proc)
+            late = self.killed  # killed between the check and the start: stop it now
+        if late:
+            _kill_group(proc, quiet=True)
+
+    def release(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._live.discard(proc)
+
+
+_SCOPE: contextvars.ContextVar[KillScope | None] = contextvars.ContextVar(
+    "veristep_kill_scope", default=None
+)
 
 
 def _capped(

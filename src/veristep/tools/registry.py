@@ -28,6 +28,7 @@ from typing import Any
 
 from veristep.core.errors import InputError, VeristepError
 from veristep.core.settings import Settings
+from veristep.core.subprocesses import KillScope
 
 ToolFn = Callable[[dict[str, Any], "Call"], dict[str, Any]]
 ProgressFn = Callable[[float, float | None, str], None]
@@ -86,6 +87,9 @@ class Call:
     cancelled: threading.Event = field(default_factory=threading.Event)
     started: float = field(default_factory=time.monotonic)
     _on_cancel: list[Callable[[], None]] = field(default_factory=list)
+    # Every external program (E, coqc, coqchk) the tool starts in this call's context: a cancel
+    # kills them too, however deep in the library they were started.
+    programs: KillScope = field(default_factory=KillScope)
 
     @property
     def left(self) -> float:
@@ -109,6 +113,7 @@ class Call:
     def cancel(self) -> None:
         """Mark the call cancelled and run its hooks (from any thread)."""
         self.cancelled.set()
+        self.programs.kill()
         for fn in self._on_cancel:
             with contextlib.suppress(Exception):  # a failing hook must not stop the others
                 fn()
@@ -156,7 +161,11 @@ class Registry:
         spec = self.get(name)
         validate(spec, args)
         try:
-            return spec.fn(args, call)
+            with call.programs.active():
+                result = spec.fn(args, call)
+            if call.cancelled.is_set():  # what its killed programs left is no answer
+                raise Cancelled("cancelled by the client")
+            return result
         except ToolError:
             raise
         except InputError as err:

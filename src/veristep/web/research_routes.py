@@ -21,6 +21,7 @@ search's coqtop at once. Requests are strict pydantic models with bounded sizes:
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
@@ -51,6 +52,8 @@ IDENT = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 STRICT_RESERVE_S = 30.0  # of a prove request's time, kept for the strict check of its proof
 CERTIFICATE_JSON_CHARS = 400_000  # a larger judge certificate is not sent; its hash is
 MAX_ATTEMPT_EVENTS = 400  # a long MCTS run streams at most this many attempts
+DISCONNECT_POLL_S = 0.25  # how soon a law request notices its client left
+CLIENT_CLOSED = 499  # the status a server logs for a request whose client went away
 
 
 class _Strict(BaseModel):
@@ -347,17 +350,31 @@ async def check_stream(body: CoqFileRequest, request: Request) -> StreamingRespo
 
 
 # -- laws --------------------------------------------------------------------------------------
-async def _json(request: Request, fn: Callable[[Call], dict[str, Any]]) -> dict[str, Any]:
+async def _json(request: Request, fn: Callable[[Call], dict[str, Any]]) -> Any:
+    """``fn`` under the request's deadline; a client that leaves (Cancel, another page) cancels
+    the call at once, which kills the prover it runs. A plain JSON request is not cancelled by
+    the server when its client goes, so the route polls for the disconnect itself."""
     timeout = _timeout(request)
     call = _call(request, max(1.0, timeout - 2.0))
+    work = asyncio.ensure_future(with_deadline(lambda _d: fn(call), timeout))
+    work.add_done_callback(_retrieved)
     try:
-        return await with_deadline(lambda _d: fn(call), timeout)
+        while not (await asyncio.wait({work}, timeout=DISCONNECT_POLL_S))[0]:
+            if await request.is_disconnected():
+                return Response(status_code=CLIENT_CLOSED)  # nobody reads it; nothing to log
+        return work.result()
     finally:
         call.cancel()
 
 
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """Read an abandoned request's outcome so that asyncio does not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
 @router.post("/api/alps/law")
-async def alps_law(body: LawRequest, request: Request) -> dict[str, Any]:
+async def alps_law(body: LawRequest, request: Request) -> Any:
     """The law's ETP number and its dual's (the law read right to left)."""
 
     def fn(call: Call) -> dict[str, Any]:
@@ -372,7 +389,7 @@ async def alps_law(body: LawRequest, request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/alps/screen")
-async def alps_screen(body: LawRequest, request: Request) -> dict[str, Any]:
+async def alps_screen(body: LawRequest, request: Request) -> Any:
     """The screen's report, each stage's certificate beside it (a prover's proof, a completion's
     rules, the model's table)."""
 
@@ -387,7 +404,7 @@ async def alps_screen(body: LawRequest, request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/alps/judge")
-async def alps_judge(body: JudgeRequest, request: Request) -> dict[str, Any]:
+async def alps_judge(body: JudgeRequest, request: Request) -> Any:
     """The verdict and, beside it, its certificate (a chain's links, each with the law
     application found or the reason it is not one)."""
 
@@ -583,7 +600,8 @@ stage. <i>unknown</i> is never a yes or a no.</p>
   <input id="law-text" value="x = y ◇ x" maxlength="{LAW_CHARS}" required spellcheck="false"
     autocomplete="off">
   <pre class="field-error" id="law-error" role="alert" hidden></pre>
-  <div class="actions"><button type="submit">Number and screen</button></div>
+  <div class="actions"><button type="submit">Number and screen</button>
+    <button type="button" id="law-cancel" disabled>Cancel</button></div>
   <div id="law-result" aria-live="polite"></div>
   <div id="law-screen" aria-live="polite"></div>
 </form>
@@ -598,7 +616,8 @@ stage. <i>unknown</i> is never a yes or a no.</p>
   <textarea id="judge-submission" rows="4" maxlength="{SUBMISSION_CHARS}" required
     spellcheck="false">{{"chain": ["a", "a ◇ a", "b"]}}</textarea>
   <pre class="field-error" id="judge-error" role="alert" hidden></pre>
-  <div class="actions"><button type="submit">Judge</button></div>
+  <div class="actions"><button type="submit">Judge</button>
+    <button type="button" id="judge-cancel" disabled>Cancel</button></div>
   <div id="judge-result" aria-live="polite"></div>
 </form>"""
     return _page("Magma laws", body, "/alps")

@@ -37,13 +37,18 @@
   function postStream(url, body, signal, onEvent) {
     return window.veristepPostStream(url, body, signal, onEvent);
   }
-  function postJSON(url, body) {
+  /* A JSON request; aborting ``signal`` closes the connection, which stops the server's work
+     (its prover is killed). An aborted request resolves to null: nothing to show. */
+  function postJSON(url, body, signal) {
     return fetch(url, { method: "POST", headers: { "content-type": "application/json" },
-                        body: JSON.stringify(body) })
+                        body: JSON.stringify(body), signal: signal })
       .then(function (r) {
         return r.json().then(function (j) { return { ok: r.ok, body: j }; },
                              function () { return { ok: false, body: {} }; });
-      }, function () { return { ok: false, body: { message: "the connection to the server failed" } }; });
+      }, function (err) {
+        if (err && err.name === "AbortError") return null;
+        return { ok: false, body: { message: "the connection to the server failed" } };
+      });
   }
 
   /* One streamed job per form: a new submit or Cancel aborts the one running. */
@@ -429,14 +434,16 @@
     var form = $("#law-form");
     if (!form) return;
     var error = $("#law-error"), result = $("#law-result"), screen = $("#law-screen");
+    var screening = job("law", $("#law-cancel"));
+    $("#law-cancel").addEventListener("click", function () { screen.textContent = "Cancelled."; });
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       showError(error, "");
       result.textContent = ""; screen.textContent = "";
-      var law = $("#law-text").value;
-      state("law", "running");
-      postJSON("/api/alps/law", { law: law }).then(function (r) {
-        if (!r.ok) { showError(error, message(r.body)); state("law", "error"); return null; }
+      var law = $("#law-text").value, controller = screening.start();
+      postJSON("/api/alps/law", { law: law }, controller.signal).then(function (r) {
+        if (!r || !screening.live(controller)) return null;
+        if (!r.ok) { showError(error, message(r.body)); screening.end(controller, "error"); return null; }
         var dl = el("dl", null, { "class": "rs-facts" });
         [["Law", r.body.law], ["ETP number", "Equation " + r.body.id],
          ["Dual", r.body.dual.law], ["Dual's number", "Equation " + r.body.dual.id]]
@@ -444,25 +451,29 @@
         dl.querySelectorAll("dd")[1].id = "law-number";
         result.appendChild(dl);
         screen.textContent = "Screening (finite models, then E)…";
-        return postJSON("/api/alps/screen", { law: law });
+        state("law", "screening");
+        return postJSON("/api/alps/screen", { law: law }, controller.signal);
       }).then(function (r) {
-        if (!r) return;
-        if (!r.ok) { screen.textContent = ""; showError(error, message(r.body)); state("law", "error"); return; }
+        if (!r || !screening.live(controller)) return;
+        if (!r.ok) { screen.textContent = ""; showError(error, message(r.body)); screening.end(controller, "error"); return; }
         screenBox(screen, r.body);
-        state("law", "done");
+        screening.end(controller, "done");
       });
     });
 
     var judge = $("#judge-form"), jError = $("#judge-error"), jBox = $("#judge-result");
+    var judging = job("judge", $("#judge-cancel"));
+    $("#judge-cancel").addEventListener("click", function () { jBox.textContent = "Cancelled."; });
     judge.addEventListener("submit", function (ev) {
       ev.preventDefault();
       showError(jError, "");
       jBox.textContent = "Judging…";
-      state("judge", "running");
+      var controller = judging.start();
       var body = { law: $("#judge-law").value, submission: $("#judge-submission").value };
-      postJSON("/api/alps/judge", body).then(function (r) {
+      postJSON("/api/alps/judge", body, controller.signal).then(function (r) {
+        if (!r || !judging.live(controller)) return;
         jBox.textContent = "";
-        if (!r.ok) { showError(jError, message(r.body)); state("judge", "error"); return; }
+        if (!r.ok) { showError(jError, message(r.body)); judging.end(controller, "error"); return; }
         var v = r.body;
         var p = el("p", null, { id: "judge-verdict", "data-status": v.status });
         p.appendChild(el("b", v.status + ": "));
@@ -477,7 +488,7 @@
           more.appendChild(el("pre", JSON.stringify(v.certificate, null, 1), { tabindex: "0" }));
           jBox.appendChild(more);
         }
-        state("judge", "done");
+        judging.end(controller, "done");
       });
     });
   }
