@@ -31,19 +31,6 @@ PARSER_PARTS = frozenset(
         "veristep.mathgraph.scripts",
     }
 )
-# Cycles closed only by an import inside a function, still to be untied by moving the record they
-# share down a level. The list only shrinks: a new cycle fails the test.
-KNOWN_FUNCTION_CYCLES = [
-    frozenset({"veristep.grounding.chain", "veristep.grounding.claim"}),
-    frozenset({"veristep.propose.symbolic.finished", "veristep.propose.symbolic.planner"}),
-]
-# Upward imports inside functions, still to be moved (the slip namer's shared part moves below
-# grounding's command line; the derive command's animation export moves up to the command line).
-# The list only shrinks, as the cycles' does.
-KNOWN_UPWARD = {
-    ("veristep.grounding.commands", "veristep.workspace.slips"),
-    ("veristep.propose.commands", "veristep.animate"),
-}
 
 
 @dataclass
@@ -227,13 +214,11 @@ def test_no_import_cycle_at_module_level_except_the_parser_parts(graph: ImportGr
     assert all(cycle <= PARSER_PARTS for cycle in cycles), [sorted(c) for c in cycles]
 
 
-def test_imports_inside_functions_close_no_new_cycle(graph: ImportGraph) -> None:
+def test_imports_inside_functions_close_no_cycle_but_the_parser_parts(
+    graph: ImportGraph,
+) -> None:
     cycles = strongly_connected(graph.combined())
-    known = [PARSER_PARTS, *KNOWN_FUNCTION_CYCLES]
-    new = [sorted(cycle) for cycle in cycles if not any(cycle <= k for k in known)]
-    assert new == []
-    gone = [sorted(k) for k in KNOWN_FUNCTION_CYCLES if not any(k <= c for c in cycles)]
-    assert gone == [], "untied: take these off KNOWN_FUNCTION_CYCLES"
+    assert [sorted(cycle) for cycle in cycles if not cycle <= PARSER_PARTS] == []
 
 
 def test_the_ground_floor_names_no_upper_subpackage(graph: ImportGraph) -> None:
@@ -246,19 +231,13 @@ def test_the_ground_floor_names_no_upper_subpackage(graph: ImportGraph) -> None:
     assert upward == set()
 
 
-def test_the_known_upward_imports_are_still_there(graph: ImportGraph) -> None:
-    edges = set(graph.all_edges())
-    assert KNOWN_UPWARD - edges == set(), "moved: take these off KNOWN_UPWARD"
-
-
 def test_the_import_order_written_in_the_design_holds(graph: ImportGraph) -> None:
     rules = read_rules()
     assert rules.order[:3] == ["core", "mathgraph", "grounding"]
     broken = {
         (source, target, why)
         for source, target in graph.all_edges()
-        if (source, target) not in KNOWN_UPWARD
-        and (why := rules.broken_by(subpackage(source), subpackage(target)))
+        if (why := rules.broken_by(subpackage(source), subpackage(target)))
     }
     assert broken == set()
 

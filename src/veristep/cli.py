@@ -2,7 +2,9 @@
 
 Each subcommand lives next to the code it drives, in a ``commands`` module that exposes
 ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args, settings) -> int``. Those modules
-import their heavy dependencies inside ``run`` so that ``veristep --help`` stays fast.
+import their heavy dependencies inside ``run`` so that ``veristep --help`` stays fast. A module
+keeps to its subpackage's place in the import order; what it needs from above that place the
+dispatcher hands in as keyword arguments of ``run`` (:func:`_handed_in`).
 
 Exit codes (docs/design.md): 0 done whatever the verdict, 2 usage or input error (one located
 line on stderr), 1 internal failure.
@@ -17,6 +19,7 @@ import warnings
 from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
+from typing import Any
 
 from veristep import __version__
 from veristep.core.errors import InputError
@@ -145,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     raise_on_sigterm()  # SIGTERM unwinds like Ctrl-C: workers and provers are killed, not left
     try:
         settings = Settings.from_env(os.environ)
-        return int(args._module.run(args, settings) or 0)
+        return int(args._module.run(args, settings, **_handed_in(args)) or 0)
     except InputError as err:
         print(f"veristep {args.command}: {err.one_line()}", file=sys.stderr)
         return EXIT_USAGE
@@ -159,6 +162,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"veristep {args.command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr
         )
         return EXIT_INTERNAL
+
+
+def _handed_in(args: argparse.Namespace) -> dict[str, Any]:
+    """What a subcommand needs from above its own layer (docs/design.md: imports flow one way):
+    the learner view of ``check`` names each wrong step's slip with the workspace's namer."""
+    if args.command == "check" and getattr(args, "view", None) == "learner":
+        from veristep.workspace.slips import name_slip
+
+        return {"name_slip": name_slip}
+    return {}
 
 
 def entry() -> None:

@@ -1,9 +1,9 @@
 """Grounding: judge every transition of a derivation with SymPy into five honest tiers.
 
-One module per check in ``checks/``, the ordered cascade in ``cascade``, chain verdicts and the
-endpoint gate in ``chain``, the human report in ``report``, and ``veristep check`` in ``commands``.
-The public names are resolved lazily so that importing ``veristep.grounding.commands`` (which the
-CLI does for ``--help``) does not import SymPy.
+One module per check in ``checks/``, the ordered cascade in ``cascade``, one transition in
+``transition``, chain verdicts and the endpoint gate in ``chain``, the human report in ``report``,
+and ``veristep check`` in ``commands``. The public names are resolved lazily so that importing
+``veristep.grounding.commands`` (which the CLI does for ``--help``) does not import SymPy.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ _LAZY = {
     "Decision": "veristep.grounding.decision",
     "check": "veristep.grounding.chain",
     "endpoint": "veristep.grounding.chain",
-    "judge_transition": "veristep.grounding.chain",
+    "judge_transition": "veristep.grounding.transition",
 }
 
 __all__ = ["CHECKS", "Context", "Decision", "check", "endpoint", "judge_transition"]

@@ -24,6 +24,7 @@ from typing import Any
 from veristep.core.tiers import Relation, Tier
 from veristep.grounding.decision import Context
 from veristep.grounding.states import State, parse_state
+from veristep.grounding.transition import judge_transition
 
 
 def claim_parts(state: State) -> tuple[Any, Any, list[Any]] | None:
@@ -57,7 +58,6 @@ def judge_claim(state: State, ctx: Context) -> dict[str, Any] | None:
     ``tier``, ``sentence`` (what a teacher would say), ``reason`` (the check's own words),
     ``witness`` (a point and the value of each side there) and ``condition`` (or None).
     """
-    from veristep.grounding.chain import judge_transition
     from veristep.mathgraph import to_latex
 
     parts = claim_parts(state)

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 INLINE_CAS_S = 0.5
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
+# The learner view names each wrong step's likely slip: (previous LaTeX, the step's LaTeX,
+# settings) → a slip with a ``sentence``, or None. The slip namer runs the planner's moves
+# backwards, so it lives above grounding (``workspace.slips``); the command line hands it in.
+SlipNamer = Callable[[str, str, Settings], Any]
+
+
+def run(args: argparse.Namespace, settings: Settings, name_slip: SlipNamer | None = None) -> int:
     positive = _names(args.positive)
     if settings.inline_cas_s == 0.0 and "VERISTEP_INLINE_CAS" not in os.environ:
         settings = settings.replace(inline_cas_s=INLINE_CAS_S)
@@ -63,7 +70,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     types = [t.strip() for t in args.types.split(",")] if args.types is not None else None
     states = [_argv_text(s) for s in args.states]
     target = _argv_text(args.target) if args.target is not None else None
-    return _run_one(states, types, target, settings, positive, args.json, args.view)
+    return _run_one(states, types, target, settings, positive, args.json, args.view, name_slip)
 
 
 def _argv_text(text: str) -> str:
@@ -85,6 +92,7 @@ def _run_one(
     positive: frozenset[str],
     as_json: bool,
     view: str = "teacher",
+    name_slip: SlipNamer | None = None,
 ) -> int:
     from veristep.grounding.chain import check_states
     from veristep.grounding.report import render, render_learner
@@ -93,19 +101,22 @@ def _run_one(
     if as_json:
         print(json.dumps(derivation.to_json(), ensure_ascii=False))
     elif view == "learner":
-        print(render_learner(derivation, _slips(derivation, settings)))
+        print(render_learner(derivation, _slips(derivation, settings, name_slip)))
     else:
         displays = [s.display or s.latex for s in parsed]
         print(render(displays, derivation.steps, derivation.endpoint, derivation.confidence))
     return 0
 
 
-def _slips(derivation: Any, settings: Settings, most: int = 5) -> dict[int, str]:
+def _slips(
+    derivation: Any, settings: Settings, name_slip: SlipNamer | None, most: int = 5
+) -> dict[int, str]:
     """The likely slip of each wrong or incomplete step (the first few), by step index."""
     from veristep.core.tiers import Relation, Tier
-    from veristep.workspace.slips import name_slip
 
     out: dict[int, str] = {}
+    if name_slip is None:
+        return out
     for step in derivation.steps[:most]:
         lossy = step.relation is Relation.NARROWS and step.tier is Tier.PLAUSIBLE
         if step.tier is not Tier.REFUTED and not lossy:

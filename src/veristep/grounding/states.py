@@ -133,7 +133,7 @@ def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozense
         return frozenset()
     # A restriction of one branch is no conjunct of the whole state: x/x = 1 ∨ x = 0 holds
     # everywhere. Such a state keeps the marker None, and its steps are not trusted beyond
-    # plausible (chain.written_domain).
+    # plausible (transition.written_domain).
     return hidden | {None} if hidden & local else hidden
 
 

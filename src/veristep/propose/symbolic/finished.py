@@ -67,8 +67,6 @@ def guide_target(start: sp.Basic, goal: str) -> sp.Basic | None:
 
 def is_finished(state: sp.Basic, goal: str, var: sp.Symbol | None, start: sp.Basic) -> bool:
     """Whether ``state`` is the finished form of a shape goal (see the module docstring)."""
-    from veristep.propose.symbolic.planner import candidates_pending
-
     if candidates_pending(state):
         return False
     if goal == "solve":
@@ -76,6 +74,17 @@ def is_finished(state: sp.Basic, goal: str, var: sp.Symbol | None, start: sp.Bas
     if goal in SHAPE_GOALS and isinstance(state, sp.Expr):
         return sp.srepr(state.doit()) == sp.srepr(state)  # the arithmetic is done too
     return False
+
+
+def candidates_pending(state: sp.Basic) -> bool:
+    """Whether a derivative, integral, limit or sum is still written out to be computed."""
+    from veristep.propose.symbolic.derivatives import has_pending_derivative
+    from veristep.propose.symbolic.integrals import has_pending_integral
+    from veristep.propose.symbolic.limits import has_pending_limit
+    from veristep.propose.symbolic.sums import has_pending_sum
+
+    pending = (has_pending_derivative, has_pending_integral, has_pending_limit, has_pending_sum)
+    return any(check(state) for check in pending)
 
 
 def _solved(state: sp.Basic, var: sp.Symbol | None, start: sp.Basic) -> bool:

@@ -33,6 +33,7 @@ from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_
 from veristep.propose.symbolic.equations import polynomial_moves
 from veristep.propose.symbolic.expressions import arithmetic_move, rewrite_moves
 from veristep.propose.symbolic.factoring import circle_moves, shown_moves
+from veristep.propose.symbolic.finished import candidates_pending
 from veristep.propose.symbolic.inequalities import (
     inequality_moves,
     interval_form_move,
@@ -332,18 +333,6 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
     if goals.solved_values(target, p.var) is None and goals.same_equation(state, target):
         return "equal"
     return None
-
-
-def candidates_pending(state: sp.Basic) -> bool:
-    return any(
-        check(state)
-        for check in (
-            has_pending_derivative,
-            has_pending_integral,
-            has_pending_limit,
-            has_pending_sum,
-        )
-    )
 
 
 def _priority(move: Move, path: tuple[Move, ...], p: Problem) -> float:
