@@ -7,7 +7,9 @@ results) and the task, so a rerun skips what is
 stored (resume) and a changed input is graded again. Results are committed as they arrive, so
 Ctrl-C keeps everything finished. A worker that dies (a segfault, an external kill, a node lost)
 has its task run again, at most ``retries`` times; a task that keeps killing workers, or raises,
-gets an ``{"error": ...}`` result of its own and costs no other task.
+gets an ``{"error": ...}`` result of its own and costs no other task. A result marked
+``{"transient": reason}`` (the task could not run for a reason outside its input, such as a model
+endpoint that is down) is reported but not stored, so a rerun runs that task again.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from veristep.core.batch_task import RETRIES, Result, Task, TaskFn, guarded
+from veristep.core.batch_task import RETRIES, TRANSIENT, Result, Task, TaskFn, guarded
 from veristep.core.interrupts import ignore_interrupts, killing_pool
 from veristep.core.mainless import no_main_reimport
 
@@ -68,6 +70,12 @@ class ResultStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def remove_store(path: str | Path) -> None:
+    """Delete a store file and SQLite's companions: the next run starts from nothing."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 class Backend(Protocol):
@@ -180,11 +188,14 @@ def run_batch(
     progress: bool = False,
     label: str = "grading",
     on_result: Callable[[int, Result], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> BatchSummary:
     """Grade every task not yet in ``store``; returns every task's result by index.
 
     ``on_result(index, result)`` is called for each stored result, then for each new one as it
-    arrives (completion order).
+    arrives (completion order); an exception it raises ends the run like Ctrl-C does.
+    ``stop()``, asked after each new result, ends the run early when true (a time budget): the
+    tasks still running are dropped, unstored, and a rerun runs them.
     Ctrl-C propagates after the finished results are committed; a rerun resumes from them.
     """
     items = list(tasks)
@@ -202,15 +213,31 @@ def run_batch(
                 on_result(index, stored)
     with ExitStack() as stack:
         advance = stack.enter_context(_progress_bar(progress, label, len(todo)))
-        for index, result in backend.run(fn, todo, context):
-            store.put(keys[index], result)
+        results = stack.enter_context(_closing(backend.run(fn, todo, context)))
+        for index, result in results:
+            if TRANSIENT not in result:  # not this input's doing: not kept, run again next time
+                store.put(keys[index], result)
             summary.results[index] = result
             summary.ran += 1
             summary.errors += "error" in result
             advance()
             if on_result is not None:
                 on_result(index, result)
+            if stop is not None and stop():
+                break
     return summary
+
+
+@contextmanager
+def _closing(results: Iterator[tuple[int, Result]]) -> Iterator[Iterator[tuple[int, Result]]]:
+    """Close a backend's generator however the loop over it ends, so its workers or remote
+    tasks are stopped at once rather than when the generator is collected."""
+    try:
+        yield results
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
 
 
 @contextmanager

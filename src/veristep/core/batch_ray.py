@@ -46,13 +46,18 @@ class RayBackend:
         remote = ray.remote(num_cpus=1, max_retries=self._retries)(guarded)
         shared = ray.put(context)  # sent to the object store once, not with every task
         pending = {remote.remote(fn, task, shared): index for index, task in items}
-        while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
-            index = pending.pop(done[0])
-            try:
-                yield index, ray.get(done[0])
-            except ray.exceptions.RayError as exc:
-                yield index, {"error": f"worker lost: {type(exc).__name__}"}
+        try:
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1)
+                index = pending.pop(done[0])
+                try:
+                    result = ray.get(done[0])
+                except ray.exceptions.RayError as exc:
+                    result = {"error": f"worker lost: {type(exc).__name__}"}
+                yield index, result
+        finally:  # an interrupt or a stop: what is still queued or running on the cluster ends
+            for ref in pending:
+                ray.cancel(ref, force=True)
 
     def close(self) -> None:
         if self._started:

@@ -9,6 +9,7 @@ Task = Any  # a JSON value
 Result = dict[str, Any]
 TaskFn = Callable[[Task, Any], Result]
 RETRIES = 2  # runs again of a task whose worker died, before it gets an error result
+TRANSIENT = "transient"  # a result with this key is reported but not stored (see core.batch)
 
 
 def guarded(fn: TaskFn, task: Task, context: Any = None) -> Result:

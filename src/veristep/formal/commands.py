@@ -5,6 +5,7 @@ Examples::
     veristep prove "Theorem t : forall n : nat, n + 0 = n." --header "Require Import Arith."
     veristep prove theorem.v --n 32 --mcts-iterations 40
     veristep prove --bench minif2f-rocq --split test --out runs/test.jsonl --resume
+    veristep prove --bench minif2f-rocq --workers 8 --resume     # or --ray (RAY_ADDRESS: a cluster)
     veristep prove --check proof.v [--expect aime_1983_p1]
 """
 
@@ -47,7 +48,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--total-budget", type=float, help="seconds for a whole benchmark run")
     parser.add_argument("--tactic-timeout", type=float, help="Coq Timeout per sentence (seconds)")
     parser.add_argument("--out", type=Path, help="JSONL output (benchmarks)")
-    parser.add_argument("--resume", action="store_true", help="skip theorems already in --out")
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="skip theorems already in --out or in its result store (OUT with .sqlite)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="N",
+        help="benchmark: theorems proved at once, each in its own worker process (default 1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ray", action="store_true",
+        help="benchmark: run on Ray (RAY_ADDRESS joins a cluster; needs veristep[ray])",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 
@@ -191,11 +203,19 @@ def _bench_theorem(name: str, split: str | None):
 
 # -- benchmark -----------------------------------------------------------------------------
 def _bench(args: argparse.Namespace, settings: Settings) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from veristep.core.batch import backend_for
+    from veristep.core.interrupts import Interrupted
+    from veristep.formal.bench import (
+        BenchSearch,
+        load_minif2f,
+        read_rows,
+        run_benchmark,
+        store_path,
+        summarize,
+    )
 
-    from veristep.formal.bench import done_names, load_minif2f, read_rows, run_benchmark, summarize
-
+    if args.workers < 1:
+        raise InputError(f"--workers must be at least 1, got {args.workers}")
     theorems = load_minif2f(args.split)
     if args.names:
         wanted = {n.strip() for n in args.names.split(",") if n.strip()}
@@ -207,35 +227,26 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
     if args.limit is not None:
         theorems = theorems[: args.limit]
     out = args.out or settings.data_dir / "formal" / f"{args.bench}_{args.split}.jsonl"
-    backend, agents = _setup(args, settings)
-    console = Console(stderr=True)
-    already = len(done_names(out) & {t.name for t in theorems}) if args.resume else 0
+    search = BenchSearch(
+        settings, args.model or settings.model, args.n, args.mcts_iterations, args.expansion_k,
+        args.theorem_budget,
+    )  # fmt: skip
+    backend = backend_for(args.ray, args.workers)
     try:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            disable=args.json,
-        ) as progress:
-            task = progress.add_task("proving", total=len(theorems), completed=already)
-            solved = [0]
-
-            def on_result(row: dict[str, Any]) -> None:
-                solved[0] += row["two_phase_solved"]
-                progress.update(task, advance=1, description=f"proving ({solved[0]} new solved)")
-
-            run_benchmark(
-                theorems,
-                lambda t: _search(t, backend, agents, args).run(),
-                out,
-                resume=args.resume,
-                total_budget_s=args.total_budget,
-                on_result=on_result,
-            )
+        run_benchmark(
+            theorems, search, out, resume=args.resume, total_budget_s=args.total_budget,
+            backend=backend, salt=search.salt(), progress=not args.json,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"every finished theorem is in {out} and {store_path(out)}: "
+            "run the same command with --resume to go on"
+        ) from None
     finally:
         backend.close()
+        from veristep.formal.bench import close_warm
+
+        close_warm()
     rows = read_rows(out, [t.name for t in theorems])
     summary = summarize(rows, total=len(theorems))
     summary.update(

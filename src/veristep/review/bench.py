@@ -3,6 +3,11 @@
 Each (system, item) result is one JSON line in ``<out>/<bench>-<system>.jsonl``; ``resume`` skips
 the items already there, so an interrupted sweep continues where it stopped. All systems see the
 same segmentation, so "which step is wrong" means the same thing for each of them.
+
+The (system, item) pairs run on the batch engine (``core.batch``): in this process, on a local
+process pool or on Ray, each result committed as it arrives to ``<out>/<bench>.sqlite`` (keyed by
+the item's content, so an item whose text changed runs again). An item whose runner raises costs
+only its own line; an endpoint that stops serving ends the sweep, unrecorded, for ``--resume``.
 """
 
 from __future__ import annotations
@@ -10,14 +15,17 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from veristep.core.datasets import require_shared_data
 from veristep.core.settings import Settings
 from veristep.review.calls import Health, ModelUnavailable
 from veristep.review.segment import Segment, segment_proof, segment_steps
+
+if TYPE_CHECKING:
+    from veristep.core.batch import Backend
 
 SYSTEMS = ("agent", "global", "sentence")
 BENCHES = ("opc", "prmbench")
@@ -188,33 +196,129 @@ def _step_number(text: str, n: int) -> int | None:
 # -- the harness --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class BenchSystems:
+    """The systems of a sweep as a picklable value: each worker process builds their runners
+    (one model, one endpoint health count) once, from this."""
+
+    model: str | None
+    settings: Settings
+    trace_dir: Path
+    resume: bool = False
+    _built: dict[str, Runner] = field(default_factory=dict, compare=False, repr=False)
+
+    def runner(self, system: str) -> Runner:
+        if not self._built:
+            self._built.update(self._build())
+        return self._built[system]
+
+    def _build(self) -> dict[str, Runner]:
+        from veristep.review.calls import RoleCaller, make_model
+
+        lm = make_model(self.model, self.settings) if self.model else None
+        health = Health()  # one endpoint, one failure count, whichever system calls it
+        runners: dict[str, Runner] = {
+            "agent": agent_runner(lm, self.settings, self.trace_dir, self.resume, health)
+        }
+        if lm is not None:
+            runners["global"] = global_runner(lambda log: RoleCaller(lm, log, health))
+            runners["sentence"] = sentence_runner(lambda log: RoleCaller(lm, log, health))
+        return runners
+
+    def __getstate__(self) -> dict[str, Any]:  # a worker builds its own runners
+        return {**self.__dict__, "_built": {}}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+Runners = dict[str, Runner] | BenchSystems
+
+
+def bench_task(task: dict[str, Any], runners: Runners) -> dict[str, Any]:
+    """One (system, item) pair as a batch-engine task: its result row, or ``{"transient": ...}``
+    when the model endpoint is down (not stored: a resumed sweep asks again)."""
+    system, item = task["system"], item_of(task["item"])
+    runner = runners.runner(system) if isinstance(runners, BenchSystems) else runners[system]
+    try:
+        return asdict(_run_one(system, runner, item))
+    except ModelUnavailable as exc:
+        return {"transient": str(exc)}
+
+
+def item_json(item: Item) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(item).items()}
+
+
+def item_of(data: dict[str, Any]) -> Item:
+    return Item(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+
+def store_path(out_dir: Path, bench: str) -> Path:
+    return out_dir / f"{bench}.sqlite"
+
+
 def run_bench(
     items: list[Item],
-    runners: dict[str, Runner],
+    runners: Runners,
     out_dir: Path,
     bench: str,
     resume: bool,
     progress: Callable[[str, Item], None] | None = None,
+    *,
+    systems: list[str] | None = None,
+    backend: Backend | None = None,
+    salt: str = "",
+    show_progress: bool = False,
 ) -> dict[str, list[Result]]:
-    """Run every system over every item, appending results; returns all results per system."""
+    """Run every system over every item, appending results; returns all results per system.
+
+    ``runners`` run in the workers of ``backend`` (default: this process), so for a pool or Ray
+    they must pickle (a :class:`BenchSystems`). Without ``resume`` the results start empty.
+    """
+    from veristep.core.batch import ResultStore, SerialBackend, remove_store, run_batch
+
+    names = systems if systems is not None else list(runners)  # type: ignore[arg-type]
     out_dir.mkdir(parents=True, exist_ok=True)
-    results: dict[str, list[Result]] = {}
-    for system, runner in runners.items():
+    if not resume:
+        remove_store(store_path(out_dir, bench))
+    done: dict[str, dict[str, Result]] = {}
+    for system in names:
         path = out_dir / f"{bench}-{system}.jsonl"
-        done = _read_results(path) if resume else {}
-        if not resume and path.exists():
-            path.unlink()
-        for item in items:
-            if progress:
-                progress(system, item)
-            if item.key in done:
-                continue
-            result = _run_one(system, runner, item)
-            done[item.key] = result
-            with path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
-        results[system] = [done[i.key] for i in items if i.key in done]
-    return results
+        done[system] = _read_results(path) if resume else {}
+        if not resume:
+            path.unlink(missing_ok=True)
+    todo = [(system, item) for system in names for item in items if item.key not in done[system]]
+
+    def keep(index: int, row: dict[str, Any]) -> None:
+        system, item = todo[index]
+        if "transient" in row:  # not this item's fault: the sweep stops (and resumes later)
+            raise ModelUnavailable(row["transient"])
+        result = Result(**row) if "error" not in row else _error_result(system, item, row["error"])
+        done[system][item.key] = result
+        with (out_dir / f"{bench}-{system}.jsonl").open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
+        if progress:
+            progress(system, item)
+
+    tasks = [{"system": system, "item": item_json(item)} for system, item in todo]
+    store = ResultStore(store_path(out_dir, bench))
+    try:
+        run_batch(
+            bench_task, tasks, store, backend or SerialBackend(), context=runners, salt=salt,
+            progress=show_progress, label=f"review {bench}", on_result=keep,
+        )  # fmt: skip
+    finally:
+        store.close()
+    return {s: [done[s][i.key] for i in items if i.key in done[s]] for s in names}
+
+
+def _error_result(system: str, item: Item, error: str) -> Result:
+    """The row of an item whose worker failed (it kept dying): an error, like a raising runner."""
+    return Result(
+        key=item.key, system=system, correct=item.correct, verdict="error", flagged=None,
+        localised=None, tokens=0, calls=0, seconds=0.0, note=error[:300],
+    )  # fmt: skip
 
 
 def _run_one(system: str, runner: Runner, item: Item) -> Result:

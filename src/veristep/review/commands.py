@@ -44,6 +44,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="benchmark: comma-separated systems (agent, global, sentence)",
     )
     parser.add_argument("--out", metavar="DIR", help="benchmark: results folder")
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="N",
+        help="benchmark: items reviewed at once, each in its own worker process (default 1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ray", action="store_true",
+        help="benchmark: run on Ray (RAY_ADDRESS joins a cluster; needs veristep[ray])",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -52,8 +60,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     model = args.model or settings.model
     if not args.bench and not args.proof:
         raise InputError("give a PROOF file, or --bench opc|prmbench")
-    if not args.bench and (args.limit is not None or args.out):
-        raise InputError("--limit and --out apply to --bench only")
+    if not args.bench and (args.limit is not None or args.out or args.ray or args.workers != 1):
+        raise InputError("--limit, --out, --workers and --ray apply to --bench only")
     try:
         return (
             _run_bench(args, settings, model) if args.bench else _run_review(args, settings, model)
@@ -153,6 +161,8 @@ def _default_trace(settings: Settings, text: str, model: str | None) -> Path:
 
 
 def _run_bench(args: argparse.Namespace, settings: Settings, model: str | None) -> int:
+    from veristep.core.batch import backend_for
+    from veristep.core.interrupts import Interrupted
     from veristep.review import bench as B
     from veristep.review.metrics import metrics, metrics_table
 
@@ -162,11 +172,28 @@ def _run_bench(args: argparse.Namespace, settings: Settings, model: str | None) 
         raise InputError(f"unknown system {unknown[0]!r}; expected some of {', '.join(B.SYSTEMS)}")
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
+    if args.workers < 1:
+        raise InputError(f"--workers must be at least 1, got {args.workers}")
     out_dir = Path(args.out) if args.out else settings.data_dir / "review" / "bench"
     out_dir = out_dir / _model_slug(model)
     items = B.load_items(args.bench, args.limit)
-    runners = _runners(systems, model, settings, out_dir, args.resume)
-    results = _with_progress(items, runners, out_dir, args.bench, args.resume)
+    if not model:
+        for system in (s for s in systems if s != "agent"):
+            print(f"note: baseline {system!r} needs a model (--model); skipped", file=sys.stderr)
+        systems = [s for s in systems if s == "agent"]
+    runners = B.BenchSystems(model, settings, out_dir / "traces", args.resume)
+    backend = backend_for(args.ray, args.workers)
+    try:
+        results = B.run_bench(
+            items, runners, out_dir, args.bench, args.resume, systems=systems, backend=backend,
+            salt=_bench_salt(model, settings), show_progress=_stderr_console().is_terminal,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"every finished item is in {out_dir}: run the same command with --resume to go on"
+        ) from None
+    finally:
+        backend.close()
     per_system = {name: metrics(rows) for name, rows in results.items()}
     if args.json:
         from dataclasses import asdict
@@ -189,41 +216,13 @@ def _run_bench(args: argparse.Namespace, settings: Settings, model: str | None) 
     return 0
 
 
-def _runners(
-    systems: list[str], model: str | None, settings: Settings, out_dir: Path, resume: bool
-) -> dict[str, Any]:
-    from veristep.review import bench as B
-    from veristep.review.calls import Health, RoleCaller, make_model
+def _bench_salt(model: str | None, settings: Settings) -> str:
+    """What a stored result depends on besides its item: the version, the judging settings the
+    machine checks use, and the model and how it is asked."""
+    from veristep.grounding.batch import judging_salt
 
-    lm = make_model(model, settings) if model else None
-    health = Health()  # one endpoint, one failure count, whichever system calls it
-    runners: dict[str, Any] = {}
-    for system in systems:
-        if system == "agent":
-            runners[system] = B.agent_runner(lm, settings, out_dir / "traces", resume, health)
-        elif lm is None:
-            print(f"note: baseline {system!r} needs a model (--model); skipped", file=sys.stderr)
-        elif system == "global":
-            runners[system] = B.global_runner(lambda log: RoleCaller(lm, log, health))
-        else:
-            runners[system] = B.sentence_runner(lambda log: RoleCaller(lm, log, health))
-    return runners
-
-
-def _with_progress(
-    items: list[Any], runners: dict[str, Any], out_dir: Path, bench: str, resume: bool
-) -> dict[str, Any]:
-    from rich.progress import Progress
-
-    from veristep.review.bench import run_bench
-
-    with Progress(transient=True, console=_stderr_console()) as progress:
-        tasks = {name: progress.add_task(name, total=len(items)) for name in runners}
-
-        def tick(system: str, item: Any) -> None:
-            progress.update(tasks[system], advance=1, description=f"{system}: {item.key}")
-
-        return run_bench(items, runners, out_dir, bench, resume, tick)
+    asked = f"temperature={settings.lm_temperature}, max_tokens={settings.lm_max_tokens}"
+    return f"{judging_salt(settings)}; model={model}, {asked}"
 
 
 def _stderr_console() -> Any:
