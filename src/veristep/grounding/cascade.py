@@ -21,7 +21,7 @@ from typing import Any
 
 from sympy import Basic
 
-from veristep.core.errors import VeristepError
+from veristep.core.pool import WorkerStartError
 from veristep.core.tiers import ChangeType, Relation, Tier
 from veristep.core.verdicts import StepVerdict
 from veristep.grounding.checks.approximate import approximate
@@ -95,7 +95,7 @@ def run_checks(prev: Basic, nxt: Basic, ctx: Context) -> tuple[str | None, Decis
             continue
         try:
             decision = check(prev, nxt, ctx)
-        except VeristepError:
+        except WorkerStartError:
             raise  # the CAS workers cannot start: an environment failure, not an undecided step
         except Exception as exc:  # a check that breaks decides nothing; the reason says so
             failures.append(f"{check.__name__} failed: {type(exc).__name__}")
