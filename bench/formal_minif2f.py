@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -21,17 +22,20 @@ from veristep.cli import main
 
 def recheck(out: Path, split: str) -> tuple[int, int]:
     """(re-accepted, solved): each solved row's proof as a file, against the benchmark."""
+    from veristep.core.settings import Settings
     from veristep.formal.backends.coq import TACTIC_PRELUDE
     from veristep.formal.bench import load_minif2f
     from veristep.formal.strict import build_file, check_file
 
+    data_dir = Settings.from_env(os.environ).data_dir  # the allowlist cache `prove` uses too
     theorems = {t.name: t for t in load_minif2f(split)}
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
     solved = [r for r in rows if r.get("two_phase_solved") and r["name"] in theorems]
     accepted = 0
     for row in solved:
         theorem = theorems[row["name"]]
-        verdict = check_file(build_file(theorem, row["proof"], TACTIC_PRELUDE), theorem)
+        text = build_file(theorem, row["proof"], TACTIC_PRELUDE)
+        verdict = check_file(text, theorem, data_dir=data_dir)
         accepted += verdict.accepted
         if not verdict.accepted:
             print(f"NOT re-accepted: {row['name']}: {verdict.reason}", file=sys.stderr)

@@ -126,15 +126,17 @@ def test_a_module_posing_as_the_real_axioms_is_rejected() -> None:
 def test_the_baseline_allowlist_is_computed_once_per_installation(monkeypatch, tmp_path) -> None:
     from veristep.formal import accept
 
-    monkeypatch.setenv("VERISTEP_DATA_DIR", str(tmp_path))
+    # The library reads no environment: the cache is where the caller's settings say.
+    monkeypatch.setenv("VERISTEP_DATA_DIR", str(tmp_path / "from_the_environment"))
     theorem = Theorem("n0", "Require Import Arith.", "Theorem n0 : forall n : nat, n + 0 = n.")
     monkeypatch.setattr(accept, "_ENVIRONMENTS", {})
-    assert confirm(theorem, "intros n. induction n; simpl; auto.").accepted
+    assert confirm(theorem, "intros n. induction n; simpl; auto.", data_dir=tmp_path).accepted
     assert (tmp_path / "formal" / "coqchk_allowlists.json").is_file()
+    assert not (tmp_path / "from_the_environment").exists()
 
     def no_baseline(*_args: object) -> frozenset[str]:
         raise AssertionError("the stored allowlist should have been used")
 
     monkeypatch.setattr(accept, "_ENVIRONMENTS", {})  # a fresh process, as far as it can tell
     monkeypatch.setattr(accept, "_baseline_allowlist", no_baseline)
-    assert confirm(theorem, "intros n. induction n; simpl; auto.").accepted
+    assert confirm(theorem, "intros n. induction n; simpl; auto.", data_dir=tmp_path).accepted

@@ -274,7 +274,9 @@ def exported_header(header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _environment(header: str, deadline: float, memory_mb: int) -> _Environment:
+def _environment(
+    header: str, deadline: float, memory_mb: int, data_dir: Path | None
+) -> _Environment:
     with _ENV_LOCK:
         cached = _ENVIRONMENTS.get(header)
         if cached is not None:
@@ -288,10 +290,11 @@ def _environment(header: str, deadline: float, memory_mb: int) -> _Environment:
         (folder / "base").mkdir()
         (folder / "ref" / "VsHeader.v").write_text(exported_header(header), encoding="utf-8")
         _coqc(folder, "ref/VsHeader.v", deadline, memory_mb, what="the reference header")
-        allowed = _stored_allowlist(header)
+        store = _allowlist_store(data_dir)
+        allowed = _stored_allowlist(header, store)
         if allowed is None:
             allowed = _baseline_allowlist(folder, deadline, memory_mb)
-            _store_allowlist(header, allowed)
+            _store_allowlist(header, allowed, store)
         env = _Environment(
             folder,
             allowed,
@@ -314,22 +317,21 @@ def _baseline_allowlist(folder: Path, deadline: float, memory_mb: int) -> frozen
     return frozenset(a for a in axioms if not a.startswith(("VsBase.", "VsRef.")))
 
 
-def _allowlist_store() -> tuple[Path, str]:
-    """The on-disk cache of baseline allowlists and the key part naming this Coq installation:
+def _allowlist_store(data_dir: Path | None) -> tuple[Path, str] | None:
+    """The on-disk cache of baseline allowlists under ``data_dir`` (the caller's
+    ``Settings.data_dir``; None: no cache on disk) and the key part naming this Coq installation:
     the baseline costs a load of the real-number and tactic libraries plus a ``coqchk`` run,
     the same for every process on the same installation."""
-    import os
-
-    from veristep.core.settings import Settings
     from veristep.core.subprocesses import run_with_deadline
 
+    if data_dir is None:
+        return None
     if not _COQ_VERSION:
         result = run_with_deadline(["coqc", "-where"], 30.0, None)
         where = result.stdout.strip()
         version = run_with_deadline(["coqc", "--version"], 30.0, None).stdout.strip()
         _COQ_VERSION.append(f"{version}|{where}")
-    path = Settings.from_env(os.environ).data_dir / "formal" / "coqchk_allowlists.json"
-    return path, _COQ_VERSION[0]
+    return data_dir / "formal" / "coqchk_allowlists.json", _COQ_VERSION[0]
 
 
 _COQ_VERSION: list[str] = []
@@ -342,11 +344,13 @@ def _allowlist_key(header: str, installation: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _stored_allowlist(header: str) -> frozenset[str] | None:
+def _stored_allowlist(header: str, store: tuple[Path, str] | None) -> frozenset[str] | None:
     import json
 
+    if store is None:
+        return None
+    path, installation = store
     try:
-        path, installation = _allowlist_store()
         table = json.loads(path.read_text(encoding="utf-8"))
         names = table.get(_allowlist_key(header, installation))
     except (OSError, ValueError, AttributeError):
@@ -356,12 +360,14 @@ def _stored_allowlist(header: str) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def _store_allowlist(header: str, allowed: frozenset[str]) -> None:
+def _store_allowlist(header: str, allowed: frozenset[str], store: tuple[Path, str] | None) -> None:
     import json
     import os
 
+    if store is None:
+        return
+    path, installation = store
     try:
-        path, installation = _allowlist_store()
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             table = json.loads(path.read_text(encoding="utf-8"))
@@ -521,22 +527,39 @@ def candidate_library(env: _Environment, candidate: str) -> tuple[str, list[Sent
 
 
 def accept(
-    reference: Reference, candidate: str, timeout_s: float = 60.0, memory_mb: int = 4096
+    reference: Reference,
+    candidate: str,
+    timeout_s: float = 60.0,
+    memory_mb: int = 4096,
+    data_dir: Path | None = None,
 ) -> StrictVerdict:
-    """The strict verdict on ``candidate`` (a whole ``.v`` text) as a proof of ``reference``."""
-    return _verdict(reference, candidate, timeout_s, memory_mb, prescan=True)
+    """The strict verdict on ``candidate`` (a whole ``.v`` text) as a proof of ``reference``.
+
+    ``data_dir`` (``Settings.data_dir``) keeps the baseline axiom allowlists between processes;
+    without it they are computed once per process. Either way the verdict is the same.
+    """
+    return _verdict(reference, candidate, timeout_s, memory_mb, data_dir, prescan=True)
 
 
 def kernel_verdict(
-    reference: Reference, candidate: str, timeout_s: float = 60.0, memory_mb: int = 4096
+    reference: Reference,
+    candidate: str,
+    timeout_s: float = 60.0,
+    memory_mb: int = 4096,
+    data_dir: Path | None = None,
 ) -> StrictVerdict:
     """The verdict of the Coq layers alone, without the text pre-scan. Never an acceptance
     path: it exists to show that the kernel checks reject a cheat by themselves too."""
-    return _verdict(reference, candidate, timeout_s, memory_mb, prescan=False)
+    return _verdict(reference, candidate, timeout_s, memory_mb, data_dir, prescan=False)
 
 
 def _verdict(
-    reference: Reference, candidate: str, timeout_s: float, memory_mb: int, prescan: bool
+    reference: Reference,
+    candidate: str,
+    timeout_s: float,
+    memory_mb: int,
+    data_dir: Path | None,
+    prescan: bool,
 ) -> StrictVerdict:
     started = time.monotonic()
     deadline = started + timeout_s
@@ -544,7 +567,7 @@ def _verdict(
         if len(candidate) > MAX_CANDIDATE_CHARS:
             raise Refused(f"candidate longer than {MAX_CANDIDATE_CHARS} characters")
         trusted = trusted_file(reference)
-        env = _environment(reference.header, deadline + 120.0, memory_mb)
+        env = _environment(reference.header, deadline + 120.0, memory_mb, data_dir)
         text, scanned = candidate_library(env, candidate)
         reason = forbidden_command(scanned) if prescan else None
         if reason is not None:

@@ -107,7 +107,9 @@ def _check(args: argparse.Namespace, settings: Settings) -> int:
     path = Path(args.check)
     source = _read_coq_file(path)
     expected = _bench_theorem(args.expect, None) if args.expect else None
-    verdict = check_file(source, expected, memory_mb=settings.coq_memory_mb)
+    verdict = check_file(
+        source, expected, memory_mb=settings.coq_memory_mb, data_dir=settings.data_dir
+    )
     if not verdict.accepted and verdict.reason.startswith("no Theorem/Lemma found"):
         # Nothing to judge is an input error (exit 2), not a rejected proof.
         raise InputError(f"{path}: {verdict.reason}", source=source[:200], position=0)

@@ -11,6 +11,8 @@ with only the file's imports as its environment.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from veristep.formal.accept import REAL_AXIOMS, Reference, Refused, accept, reference_of_file
 from veristep.formal.backends.base import StrictVerdict, Theorem
 from veristep.formal.coq_text import forbidden_reason
@@ -34,17 +36,19 @@ def confirm(
     timeout_s: float = 60.0,
     memory_mb: int = 4096,
     prelude: str = "",
+    data_dir: Path | None = None,
 ) -> StrictVerdict:
     """The strict verdict on the proof script ``proof`` as a proof of exactly ``theorem``.
 
     ``prelude`` (tactic libraries) is loaded after the header in the candidate only: the
     statement is elaborated with the theorem's own header, so the prelude cannot change it.
+    ``data_dir`` (``Settings.data_dir``) keeps the baseline allowlists (:func:`accept.accept`).
     """
     reason = forbidden_reason(proof)
     if reason is not None:
         return StrictVerdict(False, f"rejected before Coq: {reason}", failure=FailureKind.FORBIDDEN)
     reference = Reference.of(theorem)
-    return accept(reference, build_file(theorem, proof, prelude), timeout_s, memory_mb)
+    return accept(reference, build_file(theorem, proof, prelude), timeout_s, memory_mb, data_dir)
 
 
 def split_proof_file(text: str) -> tuple[str, str, str | None]:
@@ -72,7 +76,11 @@ def split_proof_file(text: str) -> tuple[str, str, str | None]:
 
 
 def check_file(
-    text: str, expected: Theorem | None = None, timeout_s: float = 60.0, memory_mb: int = 4096
+    text: str,
+    expected: Theorem | None = None,
+    timeout_s: float = 60.0,
+    memory_mb: int = 4096,
+    data_dir: Path | None = None,
 ) -> StrictVerdict:
     """Strict verdict on a whole ``.v`` file; with ``expected``, its theorem ``expected.name``
     must have exactly the expected statement (elaborated from the benchmark's own text)."""
@@ -80,4 +88,4 @@ def check_file(
         reference = Reference.of(expected) if expected else reference_of_file(text)
     except Refused as refused:
         return StrictVerdict(False, str(refused), failure=refused.failure)
-    return accept(reference, text, timeout_s, memory_mb)
+    return accept(reference, text, timeout_s, memory_mb, data_dir)

@@ -350,6 +350,7 @@ def coq_check(args: dict[str, Any], call: Call) -> dict[str, Any]:
         expected,
         timeout_s=max(5.0, call.left),
         memory_mb=call.settings.coq_memory_mb,
+        data_dir=call.settings.data_dir,
     )
     out = verdict.to_json()
     out["proved"] = verdict.accepted

@@ -196,6 +196,7 @@ class CoqBackend:
             timeout_s=self.confirm_timeout_s,
             memory_mb=self.settings.coq_memory_mb,
             prelude=self.prelude,
+            data_dir=self.settings.data_dir,
         )
 
 
