@@ -44,7 +44,50 @@ def test_angle_sum_formula_keeps_the_special_values_visible():
     assert _strong(d) and d.endpoint.reached and len(d.steps) == 2
 
 
-def test_no_step_borrows_the_pythagorean_name():
+def test_angle_sum_read_backwards_shows_the_angle_before_adding_it():
     d = derive(r"\sin x \cos(2x) + \cos x \sin(2x)", r"\sin(3x)")
     assert all("Pythagorean" not in s.justification for s in d.steps)
-    assert d.steps[-1].justification == "the angle-sum formula"
+    assert [(s.operation, s.justification) for s in d.steps] == [
+        ("use $\\sin a \\cos b + \\cos a \\sin b = \\sin(a + b)$", "the angle-sum formula"),
+        ("add the angles", "collect like terms"),
+    ]
+    assert "x + 2 x" in d.states[1].latex
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_a_task_that_is_the_double_angle_formula_is_proved_from_the_angle_sum():
+    # Citing "the double-angle formula" for cos^2 x - sin^2 x = cos 2x would cite the claim.
+    d = derive(r"\cos^2 x - \sin^2 x", r"\cos(2x)")
+    assert [s.operation for s in d.steps] == [
+        "use $\\cos(a + b) = \\cos a \\cos b - \\sin a \\sin b$ with $a = b$",
+        "add the angles",
+    ]
+    assert "x + x" in d.states[1].latex
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_a_pythagorean_task_is_proved_over_a_common_denominator():
+    d = derive(r"\frac{1}{\cos^2 x} - 1", r"\tan^2 x")
+    assert [(s.operation, s.justification) for s in d.steps] == [
+        ("write over a common denominator", "adding fractions"),
+        ("use $1 - \\cos^2 u = \\sin^2 u$", "the Pythagorean identity"),
+        ("write $\\frac{\\sin u}{\\cos u}$ as $\\tan u$", "the quotient identity"),
+    ]
+    assert _strong(d) and d.endpoint.reached
+
+
+def test_secant_is_written_with_cosine_then_one_identity_per_line():
+    d = derive(r"\sec x - \cos x", r"\sin x \tan x")
+    assert [(s.operation, s.justification) for s in d.steps] == [
+        ("write $\\sec u = \\frac{1}{\\cos u}$", "the reciprocal identities"),
+        ("write over a common denominator", "adding fractions"),
+        ("use $1 - \\cos^2 u = \\sin^2 u$", "the Pythagorean identity"),
+        ("write $\\frac{\\sin u}{\\cos u}$ as $\\tan u$", "the quotient identity"),
+    ]
+    assert _strong(d) and d.endpoint.reached
+
+
+def test_an_identity_with_no_other_proof_is_still_cited():
+    d = derive(r"\sin^2 x + \cos^2 x", "1")
+    assert [s.justification for s in d.steps] == ["the Pythagorean identity"]
+    assert d.endpoint.reached and _strong(d)

@@ -53,7 +53,7 @@ from veristep.propose.symbolic.special_equations import (
 )
 from veristep.propose.symbolic.sums import has_pending_sum, sum_moves
 from veristep.propose.symbolic.systems import is_system, same_points, solved_points, system_moves
-from veristep.propose.symbolic.trig import trig_moves
+from veristep.propose.symbolic.trig import IDENTITY_MOVES, TRIG_FUNCTIONS, trig_moves
 
 
 @dataclass(frozen=True)
@@ -128,11 +128,15 @@ def plan(
             key = state_key(move.state)
             if key in seen or (state_key(node.state), move.name) in p.banned:
                 continue
-            seen.add(key)
             path = (*node.path, move)
-            heapq.heappush(
-                frontier, _Node(_priority(move, path, p), next(counter), move.state, path)
-            )
+            priority = _priority(move, path, p)
+            if cites_the_claim(path, p):
+                # Kept as a fallback, without claiming the state: a proof shown in more lines
+                # may still reach it first.
+                priority += _CITATION_PENALTY
+            else:
+                seen.add(key)
+            heapq.heappush(frontier, _Node(priority, next(counter), move.state, path))
     if best_equal is not None:
         return _finish(best_equal.path, p, began, nodes, exact=False)
     why = "ran out of time" if time.monotonic() - began >= budget_s else "no move sequence found"
@@ -184,7 +188,7 @@ def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
             return laws + rewrite_moves(state, p, _LOG_JUMPS)
         if not state.free_symbols:
             return arithmetic_move(state) + rewrite_moves(state, p)
-        if state.has(sp.sin, sp.cos, sp.tan):
+        if state.has(*TRIG_FUNCTIONS):
             # One named identity per step, never a simplifier's jump with a borrowed name.
             return trig_moves(state, p) + rewrite_moves(state, p, _TRIG_JUMPS)
         shown = shown_moves(state, p)
@@ -333,6 +337,18 @@ def _arrived(state: sp.Basic, p: Problem) -> str | None:
     if goals.solved_values(target, p.var) is None and goals.same_equation(state, target):
         return "equal"
     return None
+
+
+_CITATION_PENALTY = 2.5  # a proof up to two moves longer is preferred to citing the claim
+
+
+def cites_the_claim(path: tuple[Move, ...], p: Problem) -> bool:
+    """The whole derivation would be one line that names an identity and lands on the target:
+    the identity cited is the claim itself (``\\cos^2 x - \\sin^2 x = \\cos 2x`` "by the
+    double-angle formula"), which a proof must derive from a more basic one."""
+    if len(path) != 1 or path[0].before or path[0].name not in IDENTITY_MOVES:
+        return False
+    return isinstance(p.target, sp.Expr) and goals.identical(path[0].state, p.target)
 
 
 def _priority(move: Move, path: tuple[Move, ...], p: Problem) -> float:

@@ -20,6 +20,9 @@ from veristep.propose.symbolic.moves import Move, Problem
 from veristep.propose.symbolic.printer import to_latex
 
 sin, cos, tan = sp.sin, sp.cos, sp.tan
+TRIG_FUNCTIONS = (sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot)
+# The moves that cite one named identity (the planner does not let one of them be a whole proof).
+IDENTITY_MOVES = frozenset({"pythagorean", "double-angle", "cos-double", "sum-formula", "quotient"})
 
 # Pairs of terms that one identity turns into one term: (A, B, result) means c·A + c·B → c·result.
 _PAIRS: list[tuple[str, str, Callable, Callable, Callable]] = [
@@ -135,23 +138,99 @@ def _sum_formula(e: sp.Basic) -> list[tuple[str, str, dict]]:
              "$\\cos(a + b) = \\cos a \\cos b - \\sin a \\sin b$", subs)]  # fmt: skip
 
 
-def _sum_reverse(e: sp.Basic) -> dict:
-    """sin a cos b + cos a sin b → sin(a + b)."""
+# The angle-sum formulas read right to left: (first factor pair, second pair, sign between the
+# terms, the function of the combined angle, the sign inside it, the words).
+_SUM_REVERSED = [
+    (sin, cos, cos, sin, 1, sin, 1, "use $\\sin a \\cos b + \\cos a \\sin b = \\sin(a + b)$"),
+    (sin, cos, cos, sin, -1, sin, -1, "use $\\sin a \\cos b - \\cos a \\sin b = \\sin(a - b)$"),
+    (cos, cos, sin, sin, -1, cos, 1, "use $\\cos a \\cos b - \\sin a \\sin b = \\cos(a + b)$"),
+    (cos, cos, sin, sin, 1, cos, -1, "use $\\cos a \\cos b + \\sin a \\sin b = \\cos(a - b)$"),
+]  # fmt: skip
+
+
+def _sum_reverse(e: sp.Basic) -> list[tuple[str, str, dict]]:
+    """``sin a cos b + cos a sin b → sin(a + b)`` (and the other three): the combined angle is
+    left unevaluated (``\\sin(x + 2x)``), so adding the angles is a line of its own."""
     if not isinstance(e, sp.Add):
-        return {}
+        return []
     terms = sp.Add.make_args(e)
-    for t1 in terms:
-        for t2 in terms:
-            if t1 is t2:
-                continue
-            for a in _angles(t1):
-                for b in _angles(t1):
-                    if a == b:
-                        continue
-                    c = sp.cancel(t1 / (sin(a) * cos(b)))
-                    if c.has(sin, cos) or sp.expand(t2 - c * cos(a) * sin(b)) != 0:
-                        continue
-                    return {e: e - t1 - t2 + c * sin(sp.expand(a + b))}
+    angles = _angles(e)
+    for f1, g1, f2, g2, sign, outer, inner, words in _SUM_REVERSED:
+        for t1 in terms:
+            for t2 in terms:
+                if t1 is t2:
+                    continue
+                for a in angles:
+                    for b in angles:
+                        if a == b:
+                            continue
+                        c = sp.cancel(t1 / (f1(a) * g1(b)))
+                        if c.has(sin, cos, tan) or sp.expand(t2 - sign * c * f2(a) * g2(b)) != 0:
+                            continue
+                        with sp.evaluate(False):
+                            angle = sp.Add(a, b) if inner == 1 else sp.Add(a, sp.Mul(-1, b))
+                        combined = c * outer(angle)
+                        return [("sum-formula", words, {e: e - t1 - t2 + combined})]
+    return []
+
+
+def _double_as_sum(e: sp.Basic) -> list[tuple[str, str, dict]]:
+    """``\\cos^2 u - \\sin^2 u → \\cos(u + u)`` and ``2 \\sin u \\cos u → \\sin(u + u)``: the
+    angle-sum formula with a = b, the way the double-angle formulas are proved. Offered beside
+    the double-angle identity, so a task that *is* that identity is proved, not cited."""
+    out = []
+    for s in (a for a in sp.preorder_traversal(e) if isinstance(a, sp.Add)):
+        for u in _angles(s):
+            found = _pair_in_sum(s, cos(u) ** 2, -(sin(u) ** 2))
+            if found is not None:
+                with sp.evaluate(False):
+                    twice = cos(sp.Add(u, u))
+                words = "use $\\cos(a + b) = \\cos a \\cos b - \\sin a \\sin b$ with $a = b$"
+                new = s - found * cos(u) ** 2 + found * sin(u) ** 2 + found * twice
+                out.append(("sum-formula", words, {s: new}))
+                break
+        if out:
+            break
+    for m in (a for a in sp.preorder_traversal(e) if isinstance(a, sp.Mul)):
+        for u in _angles(m):
+            q = sp.cancel(m / (2 * sin(u) * cos(u)))
+            if not q.has(sin, cos, tan):
+                with sp.evaluate(False):
+                    twice = sin(sp.Add(u, u))
+                words = "use $\\sin(a + b) = \\sin a \\cos b + \\cos a \\sin b$ with $a = b$"
+                return [*out, ("sum-formula", words, {m: q * twice})]
+    return out
+
+
+def _reciprocal(e: sp.Basic) -> dict:
+    """``\\sec u``, ``\\csc u``, ``\\cot u`` written with sine and cosine."""
+    subs: dict = {}
+    for f in e.atoms(sp.sec, sp.csc, sp.cot):
+        u = f.args[0]
+        with sp.evaluate(False):
+            subs[f] = {sp.sec: sp.Pow(cos(u), -1), sp.csc: sp.Pow(sin(u), -1),
+                       sp.cot: sp.Mul(cos(u), sp.Pow(sin(u), -1))}[type(f)]  # fmt: skip
+    return subs
+
+
+_RECIPROCAL_WORDS = {
+    sp.sec: "$\\sec u = \\frac{1}{\\cos u}$",
+    sp.csc: "$\\csc u = \\frac{1}{\\sin u}$",
+    sp.cot: "$\\cot u = \\frac{\\cos u}{\\sin u}$",
+}
+
+
+def _common_denominator(e: sp.Basic) -> dict:
+    """The first sum holding a trigonometric denominator, over one denominator
+    (``\\frac{1}{\\cos x} - \\cos x = \\frac{1 - \\cos^2 x}{\\cos x}``)."""
+    for s in sp.preorder_traversal(e):
+        if not isinstance(s, sp.Add):
+            continue
+        if not any(sp.fraction(t)[1].has(sin, cos, tan) for t in sp.Add.make_args(s)):
+            continue
+        combined = sp.together(s)
+        if combined != s and sp.fraction(combined)[1] != 1:
+            return {s: combined}
     return {}
 
 
@@ -161,15 +240,21 @@ def _quotient(e: sp.Basic) -> dict:
 
 def trig_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
     """Every identity that applies, each as its own move."""
-    if not isinstance(state, sp.Expr) or not state.has(sin, cos, tan):
+    if not isinstance(state, sp.Expr) or not state.has(*TRIG_FUNCTIONS):
         return []
     subs_moves = [(name, words, _pair_rule(state, a_of, b_of, r_of))
                   for name, words, a_of, b_of, r_of in _PAIRS]  # fmt: skip
     subs_moves.append(("double-angle", "use $2 \\sin u \\cos u = \\sin 2u$",
                        _sin_double_reverse(state)))  # fmt: skip
-    subs_moves.append(("sum-formula", "use $\\sin a \\cos b + \\cos a \\sin b = \\sin(a + b)$",
-                       _sum_reverse(state)))  # fmt: skip
+    subs_moves += _sum_reverse(state) + _double_as_sum(state)
     subs_moves += _double_angle_forward(state) + _sum_formula(state)
+    reciprocal = _reciprocal(state)
+    if reciprocal:
+        used = [_RECIPROCAL_WORDS[f] for f in (sp.sec, sp.csc, sp.cot) if state.has(f)]
+        subs_moves.append(("reciprocal", "write " + ", ".join(used), reciprocal))
+    common = _common_denominator(state)
+    if common:
+        subs_moves.append(("common-denominator", "write over a common denominator", common))
     quotient = _quotient(state)
     if quotient:
         subs_moves.append(("quotient", "write $\\tan u$ as $\\frac{\\sin u}{\\cos u}$", quotient))
@@ -179,14 +264,18 @@ def trig_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
 
 
 def _to_tangent(state: sp.Basic) -> Move | None:
-    """``k sin u / cos u`` (a product holding sin u and 1/cos u) written with ``tan u``."""
-    if not isinstance(state, sp.Mul):
-        return None
-    factors = list(sp.Mul.make_args(state))
-    for f in factors:
-        if isinstance(f, sp.sin) and cos(f.args[0]) ** -1 in factors:
-            rest = [g for g in factors if g is not f and g != cos(f.args[0]) ** -1]
-            new = sp.Mul(*rest, tan(f.args[0]))
+    """A product holding ``\\sin^m u`` and ``\\cos^{-n} u`` written with ``\\tan^k u``,
+    k = min(m, n): ``\\frac{\\sin^2 x}{\\cos x} = \\sin x \\tan x``."""
+    for m in sp.preorder_traversal(state):
+        if not isinstance(m, sp.Mul):
+            continue
+        powers = m.as_powers_dict()
+        for u in _angles(m):
+            up, down = sp.S(powers.get(sin(u), 0)), -sp.S(powers.get(cos(u), 0))
+            if not (up.is_Integer and down.is_Integer and up > 0 and down > 0):
+                continue
+            k = min(up, down)
+            new = state.xreplace({m: m * (cos(u) / sin(u)) ** k * tan(u) ** k})
             why = "the quotient identity"
             return Move("quotient", "write $\\frac{\\sin u}{\\cos u}$ as $\\tan u$", why,
                         "rewrite", new)  # fmt: skip
@@ -200,6 +289,8 @@ def _why(name: str) -> str:
         "cos-double": "the double-angle formula for cosine",
         "sum-formula": "the angle-sum formula",
         "quotient": "the quotient identity",
+        "reciprocal": "the reciprocal identities",
+        "common-denominator": "adding fractions",
     }[name]
 
 
@@ -208,6 +299,11 @@ def _substituted(state: sp.Basic, name: str, words: str, subs: dict) -> Move | N
     identity's line first and the arithmetic as the move itself."""
     with sp.evaluate(False):
         shown = state.xreplace(subs)
+        # A sum that became 1 leaves a factor 1 that nobody writes (\frac{1}{\cos^2 x} \cdot 1).
+        shown = shown.replace(
+            lambda e: e.is_Mul and sp.S.One in e.args,
+            lambda e: sp.Mul(*[a for a in e.args if a != sp.S.One]),
+        )
     new = shown.doit()
     if new == state:
         return None
@@ -215,5 +311,13 @@ def _substituted(state: sp.Basic, name: str, words: str, subs: dict) -> Move | N
     if shown_tex == new_tex:
         return Move(name, words, _why(name), "rewrite", new)
     before = ((words, _why(name), shown_tex),)
+    if _angles_to_add(subs):
+        return Move(name, "add the angles", "collect like terms", "rewrite", new, before=before)
     return Move(name, "simplify", "cancel common factors and collect like terms", "rewrite", new,
                 before=before)  # fmt: skip
+
+
+def _angles_to_add(subs: dict) -> bool:
+    """The identity left a combined angle unevaluated (``x + 2x``), and only that is left to do."""
+    inside = [f.args[0] for v in subs.values() for f in sp.sympify(v).atoms(sin, cos, tan)]
+    return any(isinstance(a, sp.Add) and a.doit() != a for a in inside)
