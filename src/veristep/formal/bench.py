@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from veristep.formal.backends.base import Theorem
 from veristep.formal.coq_text import declared_axioms
-from veristep.formal.search import SearchResult
+from veristep.formal.search import Phase, SearchResult
 
 if TYPE_CHECKING:
     from veristep.core.batch import Backend
@@ -58,8 +58,8 @@ def load_minif2f(split: str = "test", only_compiling: bool = True) -> list[Theor
 def record(result: SearchResult) -> dict[str, Any]:
     """The JSONL row of one theorem."""
     row = result.to_json()
-    row["portfolio_solved"] = result.phase == "portfolio"
-    row["best_of_n_solved"] = result.phase in ("portfolio", "best_of_n")
+    row["portfolio_solved"] = result.phase == Phase.PORTFOLIO
+    row["best_of_n_solved"] = result.phase in (Phase.PORTFOLIO, Phase.BEST_OF_N)
     row["two_phase_solved"] = result.solved
     return row
 

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from veristep.formal.agents import STRATEGIES, Critic, Plan, Retriever, Strategist, Tactician
@@ -50,11 +51,19 @@ class SearchBudget:
         return time.monotonic() - self.started
 
 
+class Phase(StrEnum):
+    """Which phase found the proof (str-valued: the JSON and the attempt events carry the word)."""
+
+    PORTFOLIO = "portfolio"  # a fixed script of the offline portfolio
+    BEST_OF_N = "best_of_n"  # a whole proof the model wrote
+    MCTS = "mcts"  # the tactic-state search
+
+
 @dataclass
 class SearchResult:
     name: str
     solved: bool
-    phase: str | None  # "portfolio" | "best_of_n" | "mcts" | None
+    phase: Phase | None  # None: not solved
     proof: str | None
     coq_calls: int
     seconds: float
@@ -152,9 +161,9 @@ class ProofSearch:
     # sibling's subgoal, another order of the same moves) does not pay for the same failures.
     failed_on_goal: dict[str, set[str]] = field(default_factory=dict)
     lemma_names: list[str] | None = None  # for repairing unknown names; filled on first use
-    # Hears each attempt as soon as it is judged, with its phase ("portfolio", "best_of_n",
-    # "mcts"): a caller that streams the search (the web's prove page) needs no polling.
-    on_attempt: Callable[[str, Attempt], None] | None = None
+    # Hears each attempt as soon as it is judged, with its phase: a caller that streams the
+    # search (the web's prove page) needs no polling.
+    on_attempt: Callable[[Phase, Attempt], None] | None = None
 
     def run(self) -> SearchResult:
         budget = SearchBudget(self.budget_s)
@@ -209,16 +218,16 @@ class ProofSearch:
             tried.add(script)
             attempt = self.backend.check_batch(self.theorem, [script])[0]
             self.attempts.append(attempt)
-            self._heard("portfolio" if script in PORTFOLIO else "best_of_n", attempt)
+            phase = Phase.PORTFOLIO if script in PORTFOLIO else Phase.BEST_OF_N
+            self._heard(phase, attempt)
             if attempt.complete:
                 verdict = self.backend.confirm(self.theorem, script)
                 if verdict.accepted:
-                    phase = "portfolio" if script in PORTFOLIO else "best_of_n"
                     return self._result(phase, script, verdict.reason)
                 attempt.signals.failure = verdict.failure  # a session "success" coqc refused
         return None
 
-    def _heard(self, phase: str, attempt: Attempt) -> None:
+    def _heard(self, phase: Phase, attempt: Attempt) -> None:
         if self.on_attempt is not None:
             self.on_attempt(phase, attempt)
 
@@ -240,7 +249,7 @@ class ProofSearch:
             if proof is not None:
                 verdict = self.backend.confirm(self.theorem, proof)
                 if verdict.accepted:
-                    result = self._result("mcts", proof, verdict.reason)
+                    result = self._result(Phase.MCTS, proof, verdict.reason)
                     result.mcts_iterations = iterations
                     return result
         result = self._result(None, None, "search exhausted its budget or tree")
@@ -299,7 +308,7 @@ class ProofSearch:
             attempt = self.backend.apply(self.theorem, leaf.path(), tactic, leaf.goals)
             self.attempts.append(attempt)
             leaf.attempts.append(attempt)
-            self._heard("mcts", attempt)
+            self._heard(Phase.MCTS, attempt)
             signals = attempt.signals
             follow: list[str] = []
             if not signals.ok:
@@ -370,7 +379,7 @@ class ProofSearch:
             node.signal_counts.update(failures)
             node = node.parent
 
-    def _result(self, phase: str | None, proof: str | None, verdict: str) -> SearchResult:
+    def _result(self, phase: Phase | None, proof: str | None, verdict: str) -> SearchResult:
         kinds = Counter(
             "no_progress" if a.signals.ok else a.signals.failure.value
             for a in self.attempts

@@ -382,7 +382,7 @@ COQ_CHECK = ToolSpec(
 
 def prove(args: dict[str, Any], call: Call) -> dict[str, Any]:
     from veristep.formal.agents import Critic, Retriever, Strategist, Tactician
-    from veristep.formal.search import Agents, ProofSearch
+    from veristep.formal.search import Agents, Phase, ProofSearch
 
     if bool(args.get("name")) == bool(args.get("statement")):
         raise ToolError("prove", "give either 'name' (a benchmark theorem) or 'statement'")
@@ -398,7 +398,7 @@ def prove(args: dict[str, Any], call: Call) -> dict[str, Any]:
     call.report(0, None, "searching")
     tried = 0
 
-    def on_attempt(phase: str, attempt: Any) -> None:
+    def on_attempt(phase: Phase, attempt: Any) -> None:
         nonlocal tried
         tried += 1
         call.report(tried, None, f"{phase}: {attempt.text[:60]}")
