@@ -33,6 +33,7 @@ from veristep.review.identity_claims import constrained_letters
 from veristep.review.machine import (
     LinkCheck,
     LinkGrounder,
+    MachineOutcome,
     StandingMemory,
     machine_check,
     with_checks,
@@ -195,11 +196,11 @@ class ReviewAgent:
         )
         result = with_checks(result, self.standing_checks.get(step.id, []))
         step.machine = result
-        if result.outcome == "grounded":
+        if result.outcome == MachineOutcome.GROUNDED:
             step.state, step.tier = State.VERIFIED, Tier.GROUNDED
             step.note = "every computation grounded by a checker"
             self._event(f"{step.id}: VERIFIED by the machine (grounded)")
-        elif result.outcome == "refuted":
+        elif result.outcome == MachineOutcome.REFUTED:
             kinds = {c.check for c in result.checks if c.witness}
             counterexample = bool(kinds & set(_COUNTEREXAMPLES))
             admitted = "admitted_gap" in kinds
@@ -299,7 +300,7 @@ class ReviewAgent:
         derivation = [str(x) for x in (reply.derivation or [])]
         # Computations inside the elaboration are grounded too: a false one voids it.
         checked = [machine_check(line, self.settings, self.grounder) for line in derivation]
-        refuted = [r for r in checked if r.outcome == "refuted"]
+        refuted = [r for r in checked if r.outcome == MachineOutcome.REFUTED]
         entries = [
             ledger_ops.register(self.trace, c.claim, c.citation, step.id)
             for c in (reply.external or [])
@@ -374,7 +375,11 @@ class ReviewAgent:
     def _verify(self, step: StepRecord) -> None:
         step.state = State.VERIFIED
         children = [self.trace.steps[c].tier for c in step.children]
-        machine = Tier.GROUNDED if step.machine and step.machine.outcome == "grounded" else None
+        machine = (
+            Tier.GROUNDED
+            if step.machine and step.machine.outcome == MachineOutcome.GROUNDED
+            else None
+        )
         # Model-only evidence is never more than plausible, whatever the sub-steps reached.
         step.tier = min([Tier.PLAUSIBLE, *children]) if machine is None else machine
         step.note = "model-checked elaboration"

@@ -17,11 +17,11 @@ complete proof", ``review.admissions``) — FLAWED, tier refuted — or (b) ever
 and the rest of the sentence is only connective words — VERIFIED at tier grounded.
 
 >>> r = machine_check("So, in total, there are 420 + 48 = 478 seconds.")
->>> r.outcome, r.witness
+>>> r.outcome.value, r.witness
 ('refuted', '420 + 48 = 478 is false: the left side is 468, the right side is 478')
->>> machine_check("Thus $60 \\\\cdot 7 = 420$.").outcome
+>>> machine_check("Thus $60 \\\\cdot 7 = 420$.").outcome.value
 'grounded'
->>> machine_check("Plugging in $1$ we get $1 = 3 + 4$, which is false.").outcome
+>>> machine_check("Plugging in $1$ we get $1 = 3 + 4$, which is false.").outcome.value
 'undecided'
 """
 
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -122,11 +123,20 @@ _COMMAND = re.compile(r"\\[a-zA-Z]+")
 _INTEGER = re.compile(r"^\s*[-+]?\s*\d[\d,]*\s*$")
 
 
+class MachineOutcome(StrEnum):
+    """What the machine alone says about a step (str-valued: the trace JSON keeps these words)."""
+
+    GROUNDED = "grounded"
+    REFUTED = "refuted"
+    UNDECIDED = "undecided"
+    NONE = "none"  # no computation in the step
+
+
 @dataclass
 class MachineResult:
     """What the machine alone says about a step: grounded, refuted, or undecided."""
 
-    outcome: str  # "grounded" | "refuted" | "undecided" | "none" (no computation in the step)
+    outcome: MachineOutcome
     checks: list[LinkCheck] = field(default_factory=list)
     witness: str | None = None
     hedged: bool = False
@@ -146,7 +156,8 @@ class MachineResult:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MachineResult:
         checks = [LinkCheck(**{**c, "tier": Tier.parse(c["tier"])}) for c in data["checks"]]
-        return cls(data["outcome"], checks, data.get("witness"), bool(data.get("hedged")))
+        outcome = MachineOutcome(data["outcome"])
+        return cls(outcome, checks, data.get("witness"), bool(data.get("hedged")))
 
 
 def machine_check(
@@ -168,12 +179,12 @@ def machine_check(
     admitted = admission(text)
     if admitted is not None:
         gap = admitted_gap(admitted)
-        return MachineResult("refuted", [gap], gap.witness)
+        return MachineResult(MachineOutcome.REFUTED, [gap], gap.witness)
     links = find_links(text)
     universals = find_universals(text, context)
     divisions = division_claims(text)
     if not links and not universals and not divisions:
-        return MachineResult("none")
+        return MachineResult(MachineOutcome.NONE)
     hedged = is_hedged(text)
     checks = [_judge(link, settings, grounder) for link in links]
     checks += [judge_division(claim) for claim in divisions]
@@ -192,10 +203,10 @@ def machine_check(
     # unlike the arithmetic one does not treat "mod" as a hedge.
     refuted = [c for c in checks if c.tier is Tier.REFUTED and (c in searched or not hedged)]
     if refuted:
-        return MachineResult("refuted", checks, refuted[0].witness, hedged)
+        return MachineResult(MachineOutcome.REFUTED, checks, refuted[0].witness, hedged)
     if not refuted and all(c.tier is Tier.GROUNDED for c in checks) and _only_connectives(text):
-        return MachineResult("grounded", checks, None, hedged)
-    return MachineResult("undecided", checks, None, hedged)
+        return MachineResult(MachineOutcome.GROUNDED, checks, None, hedged)
+    return MachineResult(MachineOutcome.UNDECIDED, checks, None, hedged)
 
 
 def check_steps(
@@ -278,10 +289,11 @@ def with_checks(result: MachineResult, extra: list[LinkCheck]) -> MachineResult:
         return result
     checks = [*result.checks, *extra]
     refuted = [c for c in extra if c.tier is Tier.REFUTED]
-    if result.outcome == "refuted" or not refuted:
-        outcome = "undecided" if result.outcome in ("grounded", "none") else result.outcome
+    if result.outcome == MachineOutcome.REFUTED or not refuted:
+        settled_without_them = result.outcome in (MachineOutcome.GROUNDED, MachineOutcome.NONE)
+        outcome = MachineOutcome.UNDECIDED if settled_without_them else result.outcome
         return MachineResult(outcome, checks, result.witness, result.hedged)
-    return MachineResult("refuted", checks, refuted[0].witness, result.hedged)
+    return MachineResult(MachineOutcome.REFUTED, checks, refuted[0].witness, result.hedged)
 
 
 def admitted_gap(sentence: str) -> LinkCheck:

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from veristep.review.bench import Result
-from veristep.review.machine import check_steps
+from veristep.review.machine import MachineOutcome, check_steps
 
 
 @dataclass(frozen=True)
@@ -111,18 +111,18 @@ def grounding_figure(rows: list[dict[str, Any]]) -> GroundingFigure:
         original = check_steps(row["original_process"], row.get("original_question", ""))
         for i, result in enumerate(original, 1):
             good += 1
-            if result.outcome == "refuted":
+            if result.outcome == MachineOutcome.REFUTED:
                 bad_good += 1
                 misfire_keys.append(f"{row['idx']}:original:{i}")
         labelled = set(row["error_steps"])
         modified = check_steps(row["modified_process"], row.get("modified_question", ""))
         for i, result in enumerate(modified, 1):
             if i not in labelled:
-                unlabelled += result.outcome == "refuted"
+                unlabelled += result.outcome == MachineOutcome.REFUTED
                 continue
             err += 1
             comp += any(c.check in CLOSED_COMPUTATION_CHECKS for c in result.checks)
-            if result.outcome == "refuted":
+            if result.outcome == MachineOutcome.REFUTED:
                 caught += 1
                 caught_keys.append(f"{row['idx']}:modified:{i}")
     return GroundingFigure(
