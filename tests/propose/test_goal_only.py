@@ -69,10 +69,10 @@ def test_each_goal_reaches_its_finished_form(task: str, goal: str, expected: str
         assert sp.srepr(last) == sp.srepr(_value(expected))  # the form, not only the value
 
 
-def test_an_equation_without_real_solutions_states_no_answer() -> None:
-    d = derive("x^2 + 1 = 0")
-    assert not d.endpoint.reached
-    assert d.answer["stated"] is False and d.confidence.tier <= Tier.PLAUSIBLE
+def test_an_equation_without_real_solutions_states_that_there_is_none() -> None:
+    d = derive("x^2 + 1 = 0")  # the lines themselves: tests/propose/test_no_solution.py
+    assert d.endpoint.reached and d.states[-1].latex == "x \\in \\emptyset"
+    assert d.answer["sentence"] == "there is no real solution"
 
 
 def test_goal_gate_refuses_a_solved_form_that_does_not_solve_the_start() -> None:

@@ -259,8 +259,28 @@ def complete_square_moves(state: sp.Eq, p: Problem) -> list[Move]:
 def _perfect_square(state: sp.Eq, x: sp.Symbol, half: sp.Basic) -> Move:
     h = bare_tex(half)
     why = math(f"x^2 + 2 \\cdot {h} x + ({h})^2 = (x + {h})^2")
+    operation = "write the left side as a perfect square"
     new = sp.Eq(sp.Pow(x + half, 2), state.rhs)
-    return Move("perfect-square", "write the left side as a perfect square", why, "rewrite", new)
+    if new is sp.false:
+        # (x + 1)^2 = -4 is read as False over the reals: the line is printed as written, and
+        # the next line says why no real number solves it.
+        square = bare_tex(sp.Eq(sp.Pow(x + half, 2), state.rhs, evaluate=False))
+        return _no_real_root(x, ((operation, why, square),))
+    return Move("perfect-square", operation, why, "rewrite", new)
+
+
+def _no_real_root(x: sp.Symbol, before: tuple[tuple[str, str, str], ...] = ()) -> Move:
+    """The line after a square set equal to a negative number: no real solution, written as the
+    empty solution set (a ⊥ means nothing to a learner)."""
+    return Move(
+        "no-real-root",
+        "note that a square is never negative",
+        "no real number squares to a negative number",
+        "rewrite",
+        sp.false,
+        latex=f"{bare_tex(x)} \\in \\emptyset",
+        before=before,
+    )
 
 
 def _square_root_of_square(base: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move:
@@ -273,13 +293,7 @@ def _square_root_of_square(base: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move:
         "$\\pm$ absorbs the sign of the denominator"
     )
     if num.is_number and num.is_negative:
-        return Move(
-            "no-real-root",
-            "note that a square is never negative",
-            "no real number squares to a negative number",
-            "rewrite",
-            sp.false,
-        )
+        return _no_real_root(x)
     cases = sp.Or(sp.Eq(base, -root), sp.Eq(base, root))
     return Move("square-root", "take the square root of both sides", why, "rewrite", cases)
 

@@ -137,10 +137,16 @@ class SymbolicProposer:
 
 def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any) -> Any:
     """The planner's search from the start as written (runs in the CAS worker)."""
+    import sympy as sp
+
     from veristep.propose.symbolic.planner import plan
 
     decimals = re.search(r"\d\.\d", start) is not None
     written = latex_to_sympy(start, settings, as_written=True)
+    if written is sp.false and target is None:
+        found = _no_solution_plan(start, settings)
+        if found is not None:
+            return found
     goal = None
     if target is None:
         goal = options.get("goal") or default_goal_of(written)
@@ -157,6 +163,18 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
     if goal is not None and found.reached:
         found.message = f"finished form reached ({goal})"  # a guide target is no user's target
     return found
+
+
+def _no_solution_plan(start: str, settings: Settings) -> Any:
+    """An equation read as false over the reals (``x^2 + 1 = 0``): the lines that show it has no
+    real solution, or None when they cannot be written."""
+    from veristep.propose.symbolic.no_solution import no_solution_steps
+    from veristep.propose.symbolic.planner import Plan
+
+    steps = no_solution_steps(start, settings)
+    if steps is None:
+        return None
+    return Plan(steps, True, "finished form reached (solve): no real solution", len(steps))
 
 
 def default_goal_of(start: Any) -> str:
