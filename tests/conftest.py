@@ -35,3 +35,28 @@ def chromium():
         browser = launch_chromium(pw)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def ray_backend():
+    """The batch engine on a local Ray instance of two CPUs, one per test module (Ray starts
+    slowly); never a cluster named by ``RAY_ADDRESS``."""
+    pytest.importorskip("ray")
+    from veristep.core.batch_ray import RayBackend
+
+    saved = os.environ.pop("RAY_ADDRESS", None)
+    backend = RayBackend(num_cpus=2)
+    try:
+        yield backend
+    finally:
+        backend.close()
+        if saved is not None:
+            os.environ["RAY_ADDRESS"] = saved
+
+
+@pytest.fixture
+def ray_address(ray_backend) -> str:
+    """The address of the fixture's Ray instance, for a driver in another process to join."""
+    import ray
+
+    return ray.get_runtime_context().gcs_address

@@ -24,16 +24,6 @@ LAWS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def ray_backend():
-    pytest.importorskip("ray")
-    from veristep.alps.sweep_ray import RayBackend
-
-    backend = RayBackend(num_cpus=2)
-    yield backend
-    backend.close()
-
-
 def test_screen_on_ray_gives_the_local_labels_and_resumes(tmp_path, ray_backend, monkeypatch):
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     budget = ScreenBudget(5.0, 1024, 4)

@@ -20,16 +20,6 @@ LINES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def ray_backend():
-    pytest.importorskip("ray")
-    from veristep.core.batch_ray import RayBackend
-
-    backend = RayBackend(num_cpus=2)
-    yield backend
-    backend.close()
-
-
 def _lines(capsys, *argv: str) -> tuple[list[dict], str]:
     main(list(argv))
     out, err = capsys.readouterr()

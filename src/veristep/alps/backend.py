@@ -1,6 +1,7 @@
 """Where ALPS's parallel work runs: on Ray when asked (``--ray``, or ``RAY_ADDRESS`` set, which
-joins that cluster), otherwise on this machine. The one place the choice is made and the one
-place ``RAY_ADDRESS`` is read; Ray itself is imported only when it is chosen."""
+joins that cluster), otherwise on this machine. Both are the batch engine's backends
+(``core.batch``); this is the one place ALPS makes the choice and reads ``RAY_ADDRESS``, and Ray
+itself is imported only when it is chosen."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from veristep.alps.sweep_ray import RayBackend
+    from veristep.core.batch_ray import RayBackend
 
 
 def ray_backend(use_ray: bool, workers: int) -> RayBackend | None:
@@ -16,6 +17,6 @@ def ray_backend(use_ray: bool, workers: int) -> RayBackend | None:
     address = os.environ.get("RAY_ADDRESS")
     if not (use_ray or address):
         return None
-    from veristep.alps.sweep_ray import RayBackend
+    from veristep.core.batch_ray import RayBackend
 
     return RayBackend(address, workers)

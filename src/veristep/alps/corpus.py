@@ -22,7 +22,7 @@ from veristep.alps.store import ScreenStore
 from veristep.alps.terms import Law, canonical, parse_law
 
 if TYPE_CHECKING:
-    from veristep.alps.sweep import Backend
+    from veristep.core.batch import Backend
 
 
 @dataclass

@@ -23,7 +23,7 @@ from veristep.alps.terms import Law, Op, Var, canonical, leaf_names, positions, 
 from veristep.alps.terms import parse_law as parse_law  # for the doctest
 
 if TYPE_CHECKING:
-    from veristep.alps.sweep import Backend
+    from veristep.core.batch import Backend
 
 
 def _fresh(names: list[str]) -> str:
@@ -62,22 +62,38 @@ def extend_all(seeds: Iterable[Law], exclude: set[str] | None = None) -> list[La
 _CHUNK = 64
 
 
-def _without_small_model(index: int, laws: list[Law], max_size: int) -> tuple[int, list[Law]]:
-    """A backend task: the laws of one chunk that have no nontrivial model of size ≤ max_size."""
-    return index, [law for law in laws if not has_small_model(law, max_size)]
+def small_model_task(chunk: list[str], max_size: int) -> dict[str, list[int]]:
+    """A batch-engine task: the positions, in ``chunk``, of the laws without a nontrivial model
+    of size ≤ max_size."""
+    laws = [parse_law(text) for text in chunk]
+    return {"kept": [at for at, law in enumerate(laws) if not has_small_model(law, max_size)]}
 
 
-def _screen_chunks(laws: list[Law], max_size: int, backend: Backend, progress: bool) -> list[Law]:
-    from rich.progress import Progress
+def _screen_chunks(
+    laws: list[Law], max_size: int, backend: Backend | None, progress: bool
+) -> list[Law]:
+    """The laws without a small model, in order, screened in chunks on the batch engine (in this
+    process without a backend). A chunk whose screen failed keeps all its laws: the prover
+    screening that follows labels a law with a small model, so nothing is lost or wrongly kept."""
+    import sys
 
-    chunks = [(i, laws[i : i + _CHUNK], max_size) for i in range(0, len(laws), _CHUNK)]
-    found: dict[int, list[Law]] = {}
-    with Progress(disable=not progress, transient=False) as bar:
-        task = bar.add_task(f"size ≤ {max_size} screen on {backend.name}", total=len(laws))
-        for index, kept in backend.map_unordered(_without_small_model, chunks):
-            found[index] = kept
-            bar.update(task, advance=min(_CHUNK, len(laws) - index))
-    return [law for index in sorted(found) for law in found[index]]
+    from veristep.core.batch import ResultStore, SerialBackend, run_batch
+
+    chunks = [laws[i : i + _CHUNK] for i in range(0, len(laws), _CHUNK)]
+    where = "" if backend is None else f" on {backend.name}"
+    summary = run_batch(
+        small_model_task, [[str(law) for law in chunk] for chunk in chunks], ResultStore(),
+        backend or SerialBackend(), context=max_size, progress=progress,
+        label=f"size ≤ {max_size} screen{where} ({_CHUNK} laws a task)",
+    )  # fmt: skip
+    survivors: list[Law] = []
+    for index, chunk in enumerate(chunks):
+        result = summary.results[index]
+        if "error" in result:
+            print(f"size ≤ {max_size} screen failed on {len(chunk)} laws, kept: "
+                  f"{result['error']}", file=sys.stderr)  # fmt: skip
+        survivors += chunk if "error" in result else [chunk[at] for at in result["kept"]]
+    return survivors
 
 
 def has_small_model(law: Law, max_size: int = 3) -> bool:
@@ -116,21 +132,12 @@ def generate_order(
     equal), so they are dropped too before any SAT call. With a ``backend`` (a Ray cluster) the
     SAT screen runs there in chunks; the survivors come back in the same order as here.
     """
-    from rich.progress import track
-
     start = time.perf_counter()
     cands = extend_all(seeds, exclude)
     keep = [
         law for law in cands if isinstance(law.lhs, Var) and law.lhs.name in leaf_names(law.rhs)
     ]
-    if backend is None:
-        survivors = [
-            law
-            for law in track(keep, description="size ≤ 3 screen", disable=not progress)
-            if not has_small_model(law, screen_size)
-        ]
-    else:
-        survivors = _screen_chunks(keep, screen_size, backend, progress)
+    survivors = _screen_chunks(keep, screen_size, backend, progress)
     order = cands[0].order if cands else (seeds[0].order + 1 if seeds else 0)
     secs = time.perf_counter() - start
     return OrderReport(order, len(seeds), len(cands), len(survivors), secs, survivors)

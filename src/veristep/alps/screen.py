@@ -15,9 +15,9 @@ OPEN               nothing certified within the budgets
 from __future__ import annotations
 
 import json
+import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +27,10 @@ from veristep.alps.stages import Outcome, ScreenBudget, StageResult
 from veristep.alps.store import LawReport, ScreenStore
 from veristep.alps.terms import canonical, parse_law
 from veristep.core.errors import InputError
-from veristep.core.interrupts import Interrupted, ignore_interrupts, killing_pool
+from veristep.core.interrupts import Interrupted
 
 if TYPE_CHECKING:
-    from veristep.alps.sweep import Backend
+    from veristep.core.batch import Backend
 
 LABELS = (
     "TRIVIAL",
@@ -112,19 +112,23 @@ def _nontrivial(law, triv: StageResult, prover: Prover, budget: ScreenBudget) ->
     return stages.nontrivial(law, prover, budget)
 
 
-def _worker(text: str, budget: ScreenBudget, prover_name: str) -> LawReport:
-    return screen_law(text, budget, PROVERS[prover_name]())
+def screen_task(text: str, context: tuple[ScreenBudget, str]) -> dict[str, Any]:
+    """One law as a batch-engine task: its report as JSON (the engine turns an exception into
+    this law's own error, which is counted and not stored, so a rerun retries it)."""
+    budget, prover_name = context
+    return _report_json(screen_law(text, budget, PROVERS[prover_name]()))
 
 
-def _screen_safely(
-    text: str, budget: ScreenBudget, prover_name: str
-) -> tuple[str, LawReport | None, str | None]:
-    """A backend task: (law, report, None), or (law, None, why) when screening it failed, so one
-    failing law never stops the others (on Ray an exception would surface as the task's)."""
-    try:
-        return text, _worker(text, budget, prover_name), None
-    except Exception as exc:  # reported and left unstored: a rerun retries it
-        return text, None, f"{type(exc).__name__}: {exc}"
+def _report_json(report: LawReport) -> dict[str, Any]:
+    return {
+        "law": report.law, "status": report.status, "ms": report.ms, "extra": report.extra,
+        "stages": [stage.to_json() for stage in report.stages],
+    }  # fmt: skip
+
+
+def _report_of(data: dict[str, Any]) -> LawReport:
+    stages_ = [StageResult(**{**s, "outcome": Outcome(s["outcome"])}) for s in data["stages"]]
+    return LawReport(data["law"], data["status"], stages_, data["ms"], data["extra"])
 
 
 def read_laws(path: Path) -> list[str]:
@@ -165,23 +169,31 @@ def screen_many(
     progress: bool = True,
     backend: Backend | None = None,
 ) -> dict[str, int]:
-    """Screen every law not already in ``store``, in worker processes (or on ``backend``, e.g.
-    a Ray cluster); returns label counts of the laws screened now. Each finished law is committed
-    at once by this process, so an interrupted run — driver or worker — resumes where it stopped."""
+    """Screen every law not already in ``store`` on the batch engine: worker processes here, or
+    ``backend`` (a Ray cluster); returns label counts of the laws screened now. Each finished law
+    is committed at once by this process, so an interrupted run — driver or worker — resumes
+    where it stopped; a worker that dies has its law run again."""
+    from veristep.core.batch import LocalBackend, run_batch
+
     make_prover(prover_name)  # fail fast, in the parent, if the prover is missing
     finished_before = store.finished()
-    todo = [law for law in laws if law not in finished_before]
+    laws = list(dict.fromkeys(laws))
     counts: dict[str, int] = {}
+
+    def count(index: int, result: dict[str, Any]) -> None:
+        if "error" in result:
+            counts["ERROR"] = counts.get("ERROR", 0) + 1
+            print(f"screening {laws[index]} failed: {result['error']}", file=sys.stderr)
+        elif "status" in result and "stored" not in result:
+            counts[str(result["status"])] = counts.get(str(result["status"]), 0) + 1
+
+    pool = backend or LocalBackend(max(1, workers))
+    label = "screening" if backend is None else f"screening on {backend.name}"
     try:
-        if backend is None:
-            # Workers fork on the first submit: submit everything before rich starts its
-            # refresh thread, so no child is forked while that thread holds a lock.
-            executor = ProcessPoolExecutor(
-                max_workers=max(1, workers), initializer=ignore_interrupts
-            )
-            _screen_all(executor, todo, store, budget, prover_name, progress, counts)
-        else:
-            _screen_on(backend, todo, store, budget, prover_name, progress, counts)
+        run_batch(
+            screen_task, laws, _LawStore(store, laws, finished_before), pool,
+            context=(budget, prover_name), progress=progress, label=label, on_result=count,
+        )  # fmt: skip
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are dead, finished laws kept
         saved = len(store.finished()) - len(finished_before)
         where = f"{saved} law(s) screened now are saved in {store.path}"
@@ -190,78 +202,20 @@ def screen_many(
     return counts
 
 
-def _screen_all(
-    executor: ProcessPoolExecutor,
-    todo: list[str],
-    store: ScreenStore,
-    budget: ScreenBudget,
-    prover_name: str,
-    progress: bool,
-    counts: dict[str, int],
-) -> None:
-    with killing_pool(executor) as pool:
-        pending = {pool.submit(_worker, law, budget, prover_name) for law in todo}
-        _collect(_completed(pending), len(todo), "screening", store, progress, counts)
+class _LawStore:
+    """The engine's view of a :class:`ScreenStore`: a law's task key finds the law's row, and a
+    finished report is saved with its certificates (an error is not: a rerun retries it)."""
 
+    def __init__(self, store: ScreenStore, laws: list[str], finished: set[str]) -> None:
+        from veristep.core.batch import task_key
 
-def _completed(pending: set[Any]) -> Iterator[tuple[LawReport | None, str | None]]:
-    """(report, None) per finished future, or (None, why) for a crashed worker."""
-    while pending:
-        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-        for fut in finished:
-            try:
-                yield fut.result(), None
-            except Exception as exc:  # a crashed worker: not stored, so a rerun retries
-                yield None, f"{type(exc).__name__}: {exc}"
+        self._store, self._finished = store, finished
+        self._law = {task_key(screen_task, law): law for law in laws}
 
+    def get(self, key: str) -> dict[str, Any] | None:
+        law = self._law[key]
+        return {"law": law, "stored": True} if law in self._finished else None
 
-def _screen_on(
-    backend: Backend,
-    todo: list[str],
-    store: ScreenStore,
-    budget: ScreenBudget,
-    prover_name: str,
-    progress: bool,
-    counts: dict[str, int],
-) -> None:
-    items = [(law, budget, prover_name) for law in todo]
-    results = ((r, e) for _, r, e in backend.map_unordered(_screen_safely, items))
-    _collect(results, len(todo), f"screening on {backend.name}", store, progress, counts)
-
-
-def _collect(
-    results: Iterable[tuple[LawReport | None, str | None]],
-    total: int,
-    label: str,
-    store: ScreenStore,
-    progress: bool,
-    counts: dict[str, int],
-) -> None:
-    from rich.progress import Progress
-
-    with Progress(disable=not progress, transient=False) as bar:
-        task = bar.add_task(label, total=total)
-        for report, error in results:
-            _record(report, error, store, counts, bar, task)
-
-
-def _record(
-    report: LawReport | None,
-    error: str | None,
-    store: ScreenStore,
-    counts: dict[str, int],
-    bar: Any,
-    task: Any,
-) -> None:
-    """Commit one finished law (the parent is the only writer of the store)."""
-    if report is None:
-        counts["ERROR"] = counts.get("ERROR", 0) + 1
-        bar.console.print(f"worker failed: {error}")
-        return
-    store.save(report)
-    counts[report.status] = counts.get(report.status, 0) + 1
-    bar.update(task, advance=1, description=f"screening {_summary(counts)}")
-
-
-def _summary(counts: dict[str, int]) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+    def put(self, key: str, result: dict[str, Any]) -> None:
+        if "error" not in result:
+            self._store.save(_report_of(result))

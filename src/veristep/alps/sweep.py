@@ -8,25 +8,27 @@ member too, the construction side: a saturated presentation it builds is a model
 re-checked from scratch by the judge's ground-joinability checker. Every resolution is re-checked
 by the judge before it counts; a timeout is never a resolution.
 
-Cells (law, config, budget) run through a *backend* — a local process pool, or Ray for a
-cluster (``sweep_ray``) — by the same ``run_ladder`` code path; each finished cell is committed
-to SQLite at once, so an interrupted sweep resumes where it stopped.
+Cells (law, config, budget) run on the batch engine (``core.batch``) — a local process pool, or
+Ray for a cluster — by the same ``run_ladder`` code path; each finished cell is committed to
+SQLite at once, so an interrupted sweep resumes where it stopped, and a cell whose worker died
+runs again.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from veristep.alps.provers import EProver, Prover, Prover9, Twee, Vampire
 from veristep.alps.terms import parse_law
 from veristep.alps.tptp import nontriviality_problem, triviality_problem
-from veristep.core.interrupts import ignore_interrupts, killing_pool
+from veristep.core.batch import Backend, run_batch, task_key
+from veristep.core.batch import LocalBackend as LocalBackend  # the sweep's local pool
 
 DEFAULT_BUDGETS = (30, 60, 120, 300, 600)
 _PROVERS: dict[str, Callable[[], Prover]] = {
@@ -327,40 +329,6 @@ class SweepStore:
         return {law for (law,) in self.db.execute(sql + " AND budget <= ?", (max_budget,))}
 
 
-# ---------------------------------------------------------------- backends
-
-
-class Backend(Protocol):
-    name: str
-
-    def map_unordered(
-        self, fn: Callable[..., CellResult], items: list[tuple]
-    ) -> Iterator[CellResult]: ...
-
-    def close(self) -> None: ...
-
-
-class LocalBackend:
-    """A process pool on this machine; each prover run is its own killable process group."""
-
-    name = "local"
-
-    def __init__(self, workers: int) -> None:
-        self.workers = max(1, workers)
-
-    def map_unordered(self, fn, items):
-        executor = ProcessPoolExecutor(max_workers=self.workers, initializer=ignore_interrupts)
-        with killing_pool(executor) as pool:  # Ctrl-C: workers killed now, not after the queue
-            pending = {pool.submit(fn, *item) for item in items}
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    yield fut.result()
-
-    def close(self) -> None:
-        pass
-
-
 # ---------------------------------------------------------------- the ladder
 
 
@@ -377,6 +345,32 @@ class SweepSummary:
         return asdict(self)
 
 
+def cell_task(task: dict[str, Any], memory_mb: int) -> dict[str, Any]:
+    """One cell as a batch-engine task (a JSON object in, the cell's result out)."""
+    return asdict(run_cell(Cell(task["law"], task["config"], int(task["budget"])), memory_mb))
+
+
+class _CellStore:
+    """The engine's view of a :class:`SweepStore`: a finished cell is found by its task key, and
+    a result is saved with its certificate (an error is not: a rerun runs that cell again)."""
+
+    def __init__(self, store: SweepStore, cells: list[Cell], done: set[Cell]) -> None:
+        self._store, self._done = store, done
+        self._cell = {task_key(cell_task, asdict(cell)): cell for cell in cells}
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        return {"stored": True} if self._cell[key] in self._done else None
+
+    def put(self, key: str, result: dict[str, Any]) -> None:
+        if "error" in result:
+            cell = self._cell[key]
+            print(
+                f"cell {cell.config} {cell.budget}s {cell.law}: {result['error']}", file=sys.stderr
+            )
+        else:
+            self._store.save(CellResult(**result))
+
+
 def run_ladder(
     laws: Iterable[str],
     configs: list[str],
@@ -386,24 +380,20 @@ def run_ladder(
     memory_mb: int = 4096,
     progress: bool = True,
 ) -> SweepSummary:
-    from rich.progress import Progress
-
     laws = list(dict.fromkeys(laws))
     budgets = sorted(set(budgets))
     done = store.done()
     summary = SweepSummary(len(laws), configs, budgets, 0, 0, {})
-    with Progress(disable=not progress, transient=False) as bar:
-        for budget in budgets:
-            open_laws = [law for law in laws if law not in store.resolved(budget - 1)]
-            summary.reached[budget] = len(open_laws)
-            cells = [Cell(law, c, budget) for law in open_laws for c in configs]
-            todo = [cell for cell in cells if cell not in done]
-            summary.resumed += len(cells) - len(todo)
-            task = bar.add_task(f"{budget:>4}s rung", total=len(todo))
-            for result in backend.map_unordered(run_cell, [(cell, memory_mb) for cell in todo]):
-                store.save(result)
-                summary.ran += 1
-                bar.update(task, advance=1)
+    for budget in budgets:
+        open_laws = [law for law in laws if law not in store.resolved(budget - 1)]
+        summary.reached[budget] = len(open_laws)
+        cells = [Cell(law, c, budget) for law in open_laws for c in configs]
+        ran = run_batch(
+            cell_task, [asdict(cell) for cell in cells], _CellStore(store, cells, done), backend,
+            context=memory_mb, progress=progress, label=f"{budget:>4}s rung",
+        )  # fmt: skip
+        summary.resumed += ran.resumed
+        summary.ran += ran.ran - ran.errors
     return summary
 
 

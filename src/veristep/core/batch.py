@@ -39,6 +39,15 @@ def task_key(fn: TaskFn, task: Task, salt: str = "") -> str:
     return hashlib.sha256(f"{name}\n{salt}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
+class Store(Protocol):
+    """Where results are kept by task key: :class:`ResultStore`, or a command's own store (ALPS
+    keeps its laws and certificates in its own tables) behind the same two calls."""
+
+    def get(self, key: str) -> Result | None: ...
+
+    def put(self, key: str, result: Result) -> None: ...
+
+
 class ResultStore:
     """Results by task key in one SQLite file (``":memory:"`` keeps them for this run only)."""
 
@@ -180,7 +189,7 @@ class BatchSummary:
 def run_batch(
     fn: TaskFn,
     tasks: Iterable[Task],
-    store: ResultStore,
+    store: Store,
     backend: Backend,
     *,
     context: Any = None,
