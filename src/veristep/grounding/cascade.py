@@ -29,6 +29,10 @@ from veristep.grounding.checks.branch_pair import branch_pair
 from veristep.grounding.checks.calculus import calculus
 from veristep.grounding.checks.cleared_denominator import cleared_denominator
 from veristep.grounding.checks.fingerprint import fingerprint
+from veristep.grounding.checks.implicit_differentiation import (
+    differentiation_pair,
+    implicit_differentiation,
+)
 from veristep.grounding.checks.parametric import parametric
 from veristep.grounding.checks.periodic_family import periodic_family
 from veristep.grounding.checks.propositional import propositional
@@ -40,6 +44,7 @@ from veristep.grounding.checks.structural import structural
 from veristep.grounding.checks.symbolic_equivalence import symbolic_equivalence
 from veristep.grounding.checks.system import system
 from veristep.grounding.decision import Context, Decision
+from veristep.grounding.dependents import read_dependents
 from veristep.grounding.membership import as_relations
 
 Check = Callable[[Basic, Basic, Context], "Decision | None"]
@@ -49,6 +54,7 @@ CHECKS: tuple[Check, ...] = (
     approximate,
     symbolic_equivalence,
     propositional,
+    implicit_differentiation,
     calculus,
     periodic_family,
     solution_set,
@@ -86,8 +92,15 @@ def run_checks(prev: Basic, nxt: Basic, ctx: Context) -> tuple[str | None, Decis
     """(name of the deciding check, its decision), or (None, None) when every check is undecided."""
     failures: list[str] = []
     prev, nxt = as_relations(prev), as_relations(nxt)  # x ∈ [2, ∞) is read as x ≥ 2
+    # y(x) and dy/dx as unknowns where a step is algebra at each x (solving for dy/dx).
+    prev, nxt = read_dependents(prev, nxt) or (prev, nxt)
     domains_differ = _statement_domains_differ(prev, nxt)
-    for check in CHECKS:
+    checks = CHECKS
+    if differentiation_pair(prev, nxt) is not None:
+        # Differentiating both sides is no algebra between the two lines: only its own check
+        # may decide (an algebraic witness would not lie on a curve of the previous line).
+        checks = (implicit_differentiation,)
+    for check in checks:
         if ctx.remaining() <= 0:
             ctx.timeouts.append("step budget exhausted")
             break

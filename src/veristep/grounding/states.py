@@ -119,6 +119,7 @@ def _undefined_value(graph: Any, expr: Any, settings: Settings, positive: frozen
 
 def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozenset[str]) -> Any:
     """What the unevaluated conversion restricts that the evaluated one does not."""
+    from veristep.grounding.dependents import as_dependents
     from veristep.grounding.domain import conditions, hidden_conditions
 
     written: set[Any] = set()
@@ -128,7 +129,8 @@ def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozense
         written |= found
         local |= set() if conjunctive else found
     try:
-        hidden = hidden_conditions(written, expr)
+        # A part converted alone reads y as a letter where the statement reads y(x).
+        hidden = hidden_conditions(as_dependents(written, expr), expr)
     except Exception:  # the unevaluated form is an extra safeguard, never a reason to fail
         return frozenset()
     # A restriction of one branch is no conjunct of the whole state: x/x = 1 ∨ x = 0 holds

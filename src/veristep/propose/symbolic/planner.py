@@ -34,6 +34,7 @@ from veristep.propose.symbolic.equations import polynomial_moves
 from veristep.propose.symbolic.expressions import arithmetic_move, rewrite_moves
 from veristep.propose.symbolic.factoring import circle_moves, shown_moves
 from veristep.propose.symbolic.finished import candidates_pending
+from veristep.propose.symbolic.implicit import implicit_moves, is_implicit, read_implicit
 from veristep.propose.symbolic.inequalities import (
     inequality_moves,
     interval_form_move,
@@ -101,6 +102,7 @@ def plan(
     ``goal`` (``symbolic.finished``): the search stops at the first finished form of it."""
     began = time.monotonic()
     wants_pm = "\\pm" in target_latex
+    start, target, var = read_implicit(start, target, var)  # find dy/dx: it is the unknown
     var = var or goals.unknown_from_target(target) or pick_var(start, target)
     p = Problem(start, target, var, target_latex, wants_pm, set(banned), decimals=decimals)
     p.goal = goal if target is None else None
@@ -167,6 +169,8 @@ def candidates(state: sp.Basic, p: Problem) -> list[Move]:
 
 
 def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
+    if is_implicit(p.var) and not state.has(p.var):
+        return implicit_moves(state, p.var)
     if has_pending_derivative(state):
         return derivative_moves(state, p)
     if has_pending_integral(state):
