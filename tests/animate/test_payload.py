@@ -7,7 +7,7 @@ import re
 from veristep.animate import build_payload, export_html
 from veristep.animate.assets import KATEX_VERSION, static_dir
 from veristep.animate.payload import ids_in
-from veristep.animate.plots import number_line
+from veristep.animate.plots import function_tree, number_line, system_curves
 from veristep.mathgraph import parse_latex
 
 
@@ -134,3 +134,29 @@ def test_calculus_states_get_a_derivative_or_area_plot(make_derivation):
                            ["grounded"])  # fmt: skip
     (plot,) = build_payload(area)["plots"]
     assert plot["kind"] == "area" and (plot["lower"], plot["upper"]) == (0.0, 1.0)
+
+
+def test_a_system_of_two_equations_follows_the_animation_as_two_curves(make_derivation):
+    states = [r"\begin{cases} x + y = 3 \\ x - y = 1 \end{cases}", r"2 y = 2 \land x - y = 1",
+              r"x = 2 \land y = 1"]  # fmt: skip
+    (plot,) = build_payload(make_derivation(states, ["grounded", "grounded"]))["plots"]
+    assert plot["kind"] == "states" and [k for k, _ in plot["frames"]] == [0, 1, 2]
+    assert all(
+        spec["type"] == "system" and spec["vars"] == ["x", "y"] for _, spec in plot["frames"]
+    )
+    # The trees name their unknowns, so the player knows which one runs up the page.
+    assert plot["frames"][1][1]["equations"][0] == [
+        ["mul", ["num", 2.0], ["var", "y"]], ["num", 2.0]]  # fmt: skip
+    # Not a system of two curves: a choice, three unknowns, an inequality.
+    for latex in (r"x = 2 \lor y = 1", r"x + y + z = 1 \land x = 2", r"x + y < 1 \land x = 2"):
+        assert system_curves(parse_latex(latex)) is None, latex
+    assert system_curves(parse_latex(r"y = 1 \land a = 2"))["vars"] == ["a", "y"]
+
+
+def test_a_function_tree_is_only_a_function_of_its_variable():
+    from veristep.mathgraph import parse_math
+
+    assert function_tree(parse_math(r"\sin x + \frac{1}{x}"), "x") == [
+        "add", ["fn", "sin", ["var"]], ["div", ["num", 1.0], ["var"]]]  # fmt: skip
+    for text, var in (("x^2 = 4", "x"), ("t^2", "x"), (r"\arcsin x", "x"), ("x y", "x")):
+        assert function_tree(parse_math(text), var) is None, text

@@ -312,3 +312,100 @@ def test_lossy_steps_are_amber_assumptions_are_noted_and_the_gate_is_red(
     words = page.eval_on_selector_all(".vs-badge-text", "bs => bs.map(b => b.textContent)")
     assert words == ["1 checked", "2 incomplete"]
     context.close()
+
+
+SYSTEM = [r"\begin{cases} x + y = 3 \\ x - y = 1 \end{cases}", r"2 y = 2 \land x - y = 1",
+          r"y = 1 \land x - y = 1", r"y = 1 \land x - 1 = 1", r"x = 2 \land y = 1"]  # fmt: skip
+
+
+def test_a_system_is_two_curves_that_meet_where_both_hold_and_follow_the_animation(
+    chromium, tmp_path_factory, make_derivation
+):
+    derivation = make_derivation(SYSTEM, ["grounded"] * 4)
+    context, page, errors = _offline_phone(chromium, tmp_path_factory.mktemp("sys"), derivation)
+    plot = page.locator(".vs-plot[data-kind=states]")
+    for frame in (0, 1, 4):  # a slanted pair, a level line and a slanted one, then x = 2, y = 1
+        page.evaluate(f"document.querySelector('.vs-mount').veristep.show({frame})")
+        assert plot.get_attribute("data-shows-frame") == str(frame)
+        curves = plot.locator("svg.vs-system path[data-curve]")
+        assert curves.count() == 2
+        assert all(int(curves.nth(i).get_attribute("data-segments")) > 50 for i in range(2))
+        # Where they meet is found on the curves and refined (Newton), not read off a pixel.
+        assert plot.get_attribute("data-meets") == "[[2,1]]", frame
+        assert plot.locator("svg.vs-system circle.vs-meet").count() == 1
+        assert "they meet at (x, y) = (2, 1)" in plot.inner_text()
+    # The morph moves the plot on too: halfway through a transition it already shows the next
+    # state (the one being drawn in).
+    page.evaluate("P = document.querySelector('.vs-mount').veristep; P.pause(); P.seek(1.5)")
+    assert plot.get_attribute("data-shows-frame") == "2"
+    assert errors == []
+    context.close()
+
+
+def test_system_plot_of_parallel_and_of_coincident_lines(
+    chromium, tmp_path_factory, make_derivation
+):
+    parallel = make_derivation([r"x + y = 1 \land x + y = 3", r"x + y = 1 \land 0 = 2"],
+                               ["grounded"])  # fmt: skip
+    context, page, errors = _offline_phone(chromium, tmp_path_factory.mktemp("par"), parallel)
+    plot = page.locator(".vs-plot[data-kind]").first
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(0)")
+    assert plot.get_attribute("data-meets") == "[]"
+    assert "they do not meet in this range" in plot.inner_text()
+    context.close()
+    same = make_derivation([r"x + y = 1 \land 2x + 2y = 2", r"x + y = 1 \land x + y = 1"],
+                           ["grounded"])  # fmt: skip
+    context, page, errors2 = _offline_phone(chromium, tmp_path_factory.mktemp("same"), same)
+    plot = page.locator(".vs-plot[data-kind=states]")
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(0)")
+    assert plot.get_attribute("data-meets") == "[]"
+    assert "the same curve" in plot.inner_text()
+    context.close()
+    assert errors == errors2 == []
+
+
+def test_player_plots_zoom_pan_and_trace_like_a_pages_plot(
+    chromium, tmp_path_factory, make_derivation
+):
+    derivation = make_derivation(["2x + 3 = 9", "2x = 6", "x = 3"], ["grounded", "grounded"])
+    context, page, errors = _offline_phone(chromium, tmp_path_factory.mktemp("zoom"), derivation)
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(0)")
+    plot = page.locator(".vs-plot[data-kind=states]")
+    x_scale = ("() => { const c = document.querySelector('.vs-mount').veristep"
+               ".plotCharts[0].chart; return [c.scales.x.min, c.scales.x.max]; }")  # fmt: skip
+    assert plot.get_attribute("data-view") == "-10 10" and page.evaluate(x_scale) == [-10, 10]
+    plot.get_by_role("button", name="zoom in").click()
+    assert plot.get_attribute("data-view") == "-5 5" and page.evaluate(x_scale) == [-5, 5]
+    plot.get_by_role("button", name="pan right").click()
+    assert plot.get_attribute("data-view") == "-2.5 7.5"
+    assert plot.get_attribute("data-marks") == "[3]"  # the root is still marked in the new view
+    # The keyboard on the focused figure: "-" zooms out, the arrows pan; none steps the player.
+    plot.focus()
+    page.keyboard.press("-")
+    assert plot.get_attribute("data-view") == "-7.5 12.5"
+    page.keyboard.press("ArrowLeft")
+    assert plot.get_attribute("data-view") == "-12.5 7.5"
+    assert page.evaluate("document.querySelector('.vs-mount').veristep.k") == 0
+    plot.get_by_role("button", name="reset the view").click()
+    assert plot.get_attribute("data-view") == "-10 10"
+    # Up and down move the trace cursor: 40 samples of 20/160 left of the middle is x = -5.
+    plot.focus()
+    for _ in range(40):
+        page.keyboard.press("ArrowDown")
+    assert (
+        plot.locator(".vs-plot-readout").inner_text()
+        == "x = \u22125: left side \u22127, right side 9"
+    )
+    # The pointer over the middle of the plotting area reads x = 0.
+    area = page.evaluate("() => { const r = document.querySelector('.vs-mount').veristep"
+                         ".plotCharts[0].chart.over.getBoundingClientRect();"
+                         " return [r.left, r.right, r.top, r.bottom]; }")  # fmt: skip
+    page.mouse.move((area[0] + area[1]) / 2, (area[2] + area[3]) / 2)
+    assert plot.locator(".vs-plot-readout").inner_text() == "x = 0: left side 3, right side 9"
+    # A number line has nothing to zoom: its controls are put away, and come back after it.
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(2)")
+    assert plot.locator(".vs-plot-tools").is_hidden()
+    page.evaluate("document.querySelector('.vs-mount').veristep.show(1)")
+    assert plot.locator(".vs-plot-tools").is_visible()
+    assert errors == []
+    context.close()

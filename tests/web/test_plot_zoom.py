@@ -73,3 +73,66 @@ def test_the_plot_endpoint_refuses_a_view_beyond_its_limits(client) -> None:
     for body in ({"expr": "x^2", "from": -1e9, "to": 1}, {"expr": "x^2", "from": 0, "to": "inf"},
                  {"expr": "x^2", "from": 0, "to": 1, "samples": 10**9}):  # fmt: skip
         assert client.post("/api/pages/plot", json=body).status_code == 422, body
+
+
+def test_an_exported_pages_plot_zooms_pans_and_traces_with_no_server(chromium, tmp_path) -> None:
+    """The export samples the function itself (a whitelisted tree, plain floating point) and
+    draws the server's drawing: the same interval gives the server's values."""
+    from veristep.workspace.pages import Block, Page, export_html
+    from veristep.workspace.plots import plot_svg
+
+    page_data = Page("Offline", (
+        Block("plot", {"expr": "x^2 - 4", "from": -4, "to": 4}),
+        Block("plot", {"expr": r"\arcsin x", "from": -1, "to": 1}),  # no tree: drawn, fixed
+    ))  # fmt: skip
+    path = tmp_path / "page.html"
+    path.write_text(export_html(page_data, plot=plot_svg), encoding="utf-8")
+    context = chromium.new_context(viewport={"width": 390, "height": 900})
+    context.set_offline(True)
+    asked: list[str] = []
+
+    def gate(route):
+        asked.append(route.request.url)
+        if route.request.url.startswith(("file:", "data:")):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", gate)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_selector(".vs-plot-tools")
+    served = [v for v in _values(page)]
+    page.get_by_role("button", name="zoom in").click()
+    _wait_for(page, -2.0, 2.0)
+    page.get_by_role("button", name="pan right").click()
+    _wait_for(page, -1.0, 3.0)
+    page.locator("figure.vs-zoomable").focus()
+    page.keyboard.press("-")
+    _wait_for(page, -3.0, 5.0)
+    page.get_by_role("button", name="reset the view").click()
+    _wait_for(page, -4.0, 4.0)
+    local = _values(page)
+    assert len(local) == len(served) == 161
+    assert all(abs(a - b) <= 1e-5 * (1 + abs(b)) for a, b in zip(local, served, strict=True))
+    page.locator("figure.vs-zoomable").focus()
+    for _ in range(20):
+        page.keyboard.press("ArrowDown")
+    assert page.inner_text(".vs-plot-readout") == "x = \u22121, y = \u22123"
+    assert page.locator("figure.vs-zoomable svg.vs-plot polyline").count() == 1
+    # A function the browser cannot sample keeps the server's drawing, with no controls.
+    fixed = page.locator("figure.vs-plot-fixed")
+    assert fixed.locator("svg.vs-plot polyline").count() >= 1
+    assert fixed.locator(".vs-plot-tools").count() == 0
+    context.close()
+    assert [u for u in asked if not u.startswith(("file:", "data:"))] == []
+    assert errors == []
+
+
+def _values(page) -> list[float]:
+    import json
+
+    svg = page.locator("figure.vs-zoomable svg.vs-plot")
+    return json.loads(svg.get_attribute("data-values"))

@@ -56,6 +56,11 @@ def player_js() -> str:
     return _read("player.js")
 
 
+def plots_js() -> str:
+    """Zoom, pan and trace for every plot, and the browser's sampler of expression trees."""
+    return _read("plots.js")
+
+
 def player_css() -> str:
     return _read("player.css")
 

@@ -21,6 +21,7 @@ from veristep.animate.assets import (
     katex_js,
     player_css,
     player_js,
+    plots_js,
     uplot_css,
     uplot_js,
 )
@@ -40,6 +41,7 @@ def _head_assets(inline: bool, static_url: str) -> str:
             f"<style>{uplot_css()}</style>\n"
             f"<script>{_script_safe(katex_js())}</script>\n"
             f"<script>{_script_safe(uplot_js())}</script>\n"
+            f"<script>{_script_safe(plots_js())}</script>\n"
             f"<script>{_script_safe(player_js())}</script>"
         )
     return (
@@ -48,20 +50,30 @@ def _head_assets(inline: bool, static_url: str) -> str:
         f'<link rel="stylesheet" href="{static_url}/uplot/uPlot.min.css">\n'
         f'<script src="{static_url}/katex/katex.min.js" defer></script>\n'
         f'<script src="{static_url}/uplot/uPlot.iife.min.js" defer></script>\n'
+        f'<script src="{static_url}/plots.js" defer></script>\n'
         f'<script src="{static_url}/player.js" defer></script>'
     )
 
 
-def inline_math_assets() -> str:
+def inline_math_assets(*, plots: bool = False) -> str:
     """KaTeX (script, stylesheet, woff2 fonts as data URIs) and the player script, inlined.
 
     For other self-contained pages with ``$…$`` prose (``data-vs-prose``) or formulas
     (``data-vs-tex``): the player script typesets those on load, with no network and no payload.
+    ``plots`` adds uPlot and the plot controls, so a derivation's plots draw and every plot
+    zooms, pans and traces with no server (an exported page).
     """
+    drawing = ""
+    if plots:
+        drawing = (
+            f"<style>{uplot_css()}</style>\n"
+            f"<script>{_script_safe(uplot_js())}</script>\n"
+            f"<script>{_script_safe(plots_js())}</script>\n"
+        )
     return (
         f"<style>{katex_css(inline_fonts=True)}</style>\n"
         f"<script>{_script_safe(katex_js())}</script>\n"
-        f"<script>{_script_safe(player_js())}</script>"
+        f"{drawing}<script>{_script_safe(player_js())}</script>"
     )
 
 

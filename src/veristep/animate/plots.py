@@ -54,7 +54,9 @@ class _Unsupported(VeristepError):
     """A function the plotter cannot sample."""
 
 
-def _tree(node: Any) -> Tree:
+def _tree(node: Any, named: bool = False) -> Tree:
+    """The whitelisted tree of ``node``; ``named`` keeps each unknown's name (``["var", "y"]``)
+    for a curve in two unknowns, where the player must know which is which."""
     kind, kids = node.kind, node.children
     if kind is Kind.NUMBER:
         try:
@@ -65,18 +67,20 @@ def _tree(node: Any) -> Tree:
             raise _Unsupported
         return ["num", value]
     if kind is Kind.SYMBOL:
-        return ["var"]
+        return ["var", node.value] if named else ["var"]
     if kind is Kind.CONSTANT and node.value in _CONSTS:
         return ["num", _CONSTS[node.value]]
     simple = _SIMPLE.get(kind)
     if simple is not None:
-        return [simple, *(_tree(k) for k in kids)]
+        return [simple, *(_tree(k, named) for k in kids)]
     if kind is Kind.SQRT:
-        return ["sqrt", _tree(kids[0])] if len(kids) == 1 else ["root", *(_tree(k) for k in kids)]
+        if len(kids) == 1:
+            return ["sqrt", _tree(kids[0], named)]
+        return ["root", *(_tree(k, named) for k in kids)]
     if kind is Kind.FUNC and node.value in _FUNCS and len(kids) == 1:
-        return ["fn", node.value, _tree(kids[0])]
+        return ["fn", node.value, _tree(kids[0], named)]
     if kind is Kind.LOG and len(kids) == 2:
-        return ["log", _tree(kids[0]), _tree(kids[1])]
+        return ["log", _tree(kids[0], named), _tree(kids[1], named)]
     raise _Unsupported
 
 
@@ -142,8 +146,9 @@ def state_plots(
     states: list[str], parse: Callable[[str], Any], sides: Callable[[int], Any]
 ) -> dict[str, Any] | None:
     """A plot that follows the animation: for each state, both sides of a one-unknown equation,
-    or the solutions of an inequality or a solved form on a number line. None when fewer than
-    two states can be drawn (one picture does not follow anything)."""
+    the solutions of an inequality or a solved form on a number line, or the two curves of a
+    system of two equations in two unknowns. None when fewer than two states can be drawn (one
+    picture does not follow anything)."""
     frames: list[list[Any]] = []
     for k, latex in enumerate(states):
         try:
@@ -153,12 +158,75 @@ def state_plots(
         if line is not None:
             frames.append([k, line])
             continue
+        try:
+            system = system_curves(parse(latex))
+        except Exception:  # as above
+            system = None
+        if system is not None:
+            frames.append([k, system])
+            continue
         eq = sides(k)
         if eq is not None:
             frames.append([k, {"type": "equation", "var": eq[0], "left": eq[1], "right": eq[2]}])
     if len(frames) < 2:
         return None
     return {"kind": "states", "frame": frames[0][0], "var": frames[0][1]["var"], "frames": frames}
+
+
+def system_curves(graph: Any) -> dict[str, Any] | None:
+    """Two equations in two unknowns (a ``cases`` block or a conjunction) as two curves: each
+    equation's sides as trees that name their unknowns; the player draws where left = right
+    for each and marks where both hold. ``vars`` is (horizontal, vertical): x across if present.
+
+    >>> from veristep.mathgraph import parse_latex
+    >>> s = system_curves(parse_latex(r"\\begin{cases} x + y = 3 \\\\ x - y = 1 \\end{cases}"))
+    >>> s["vars"], s["equations"][0]
+    (['x', 'y'], [['add', ['var', 'x'], ['var', 'y']], ['num', 3.0]])
+    >>> system_curves(parse_latex(r"x = 2 \\land y = 1"))["vars"]
+    ['x', 'y']
+    >>> system_curves(parse_latex(r"x = 2 \\lor y = 1")) is None  # a choice, not a system
+    True
+    """
+    root = graph.root
+    if root.kind not in (Kind.SYSTEM, Kind.AND) or len(root.children) != 2:
+        return None
+    if any(c.kind is not Kind.RELATION or c.value != "=" or len(c.children) != 2
+           for c in root.children):  # fmt: skip
+        return None
+    names = {n.value for n in root.walk() if n.kind is Kind.SYMBOL}
+    if len(names) != 2 or sum(1 for _ in root.walk()) > 2 * MAX_NODES:
+        return None
+    across = "x" if "x" in names else min(names)
+    try:
+        equations = [[_tree(side, named=True) for side in c.children] for c in root.children]
+    except _Unsupported:
+        return None
+    return {"type": "system", "var": across, "vars": [across, (names - {across}).pop()],
+            "equations": equations}  # fmt: skip
+
+
+def function_tree(graph: Any, var: str) -> Tree | None:
+    """A function of ``var`` alone as a tree the browser can sample (an exported page's plot
+    zooms with no server), or None when it uses anything the tree cannot say.
+
+    >>> from veristep.mathgraph import parse_math
+    >>> function_tree(parse_math("x^2 - 4"), "x")
+    ['add', ['pow', ['var'], ['num', 2.0]], ['neg', ['num', 4.0]]]
+    >>> function_tree(parse_math("x y"), "x") is None
+    True
+    """
+    root = graph.root
+    if root.kind in _STATEMENTS or sum(1 for _ in root.walk()) > MAX_NODES:
+        return None
+    if {n.value for n in root.walk() if n.kind is Kind.SYMBOL} - {var}:
+        return None
+    try:
+        return _tree(root)
+    except _Unsupported:
+        return None
+
+
+_STATEMENTS = frozenset({Kind.RELATION, Kind.AND, Kind.OR, Kind.SYSTEM})
 
 
 def number_line(graph: Any) -> dict[str, Any] | None:

@@ -86,6 +86,7 @@ def layout(title: str, body: str, active: str = "") -> str:
 <link rel="stylesheet" href="/assets/app.css">
 <script src="/static/katex/katex.min.js" defer></script>
 <script src="/static/uplot/uPlot.iife.min.js" defer></script>
+<script src="/static/plots.js" defer></script>
 <script src="/static/player.js" defer></script>
 <script src="/assets/app.js" defer></script>
 </head><body>

@@ -420,7 +420,6 @@ async def page_view(ident: str, request: Request, version: str | None = None) ->
         f'<a href="/pages/{html.escape(ident)}/edit">edit</a> · '
         f'<a href="/pages/{html.escape(ident)}/export">download as one offline file</a></p>'
         f'<div class="vs-page">{blocks}</div>'
-        '<script src="/assets/plots.js" defer></script>'
     )
     return layout(stored.page.title, body)
 

@@ -16,6 +16,7 @@ a new version.
 from __future__ import annotations
 
 import html
+import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -129,11 +130,20 @@ def delete_block(page: Page, index: int) -> Page:
 # ---- read-only HTML -----------------------------------------------------------------------
 
 
-def render_blocks(page: Page, plot: Any = None, block_ok: Any = None, links: Any = None) -> str:
+def render_blocks(
+    page: Page,
+    plot: Any = None,
+    block_ok: Any = None,
+    links: Any = None,
+    *,
+    offline: bool = False,
+) -> str:
     """The page's blocks as HTML; maths is typeset in the browser by the player script.
 
     ``plot(block_data) -> svg`` draws a plot block (the caller computes it under a deadline).
     ``links(index) -> str | None`` is where an exercise block is played (none in an export).
+    ``offline``: the page is a file with no server behind it, so a plot carries its function
+    as a tree the browser samples itself when the reader zooms or pans.
     ``block_ok(block) -> str | None`` says why a stored block cannot be shown (None: it can);
     a block that cannot be shown, or whose rendering fails, becomes a notice, never the page's
     failure. Tiers come only from each block's server grade.
@@ -141,12 +151,19 @@ def render_blocks(page: Page, plot: Any = None, block_ok: Any = None, links: Any
     parts = [f'<h1 class="vs-page-title">{html.escape(page.title)}</h1>']
     for i, block in enumerate(page.blocks):
         parts.append(f'<section class="vs-block vs-block-{block.kind}" data-block="{i}">'
-                     f"{render_block(block, i, plot, block_ok, links)}</section>")  # fmt: skip
+                     f"{render_block(block, i, plot, block_ok, links, offline=offline)}"
+                     "</section>")  # fmt: skip
     return "\n".join(parts)
 
 
 def render_block(
-    block: Block, index: int, plot: Any = None, block_ok: Any = None, links: Any = None
+    block: Block,
+    index: int,
+    plot: Any = None,
+    block_ok: Any = None,
+    links: Any = None,
+    *,
+    offline: bool = False,
 ) -> str:
     problem = block_ok(block) if block_ok is not None else None
     if problem is not None:
@@ -154,6 +171,8 @@ def render_block(
     try:
         if block.kind == "exercise":
             return _render_exercise(block, index, links(index) if links is not None else None)
+        if block.kind == "plot":
+            return _render_plot(block, index, plot, offline=offline)
         return _RENDER[block.kind](block, index, plot)
     except RenderLate:
         return notice("This block could not be drawn in time; reload the page to try again.")
@@ -264,14 +283,30 @@ def _render_exercise(block: Block, index: int, play_url: str | None = None) -> s
     return f'{question}<ol class="vs-ex-choices" type="A">{choices}</ol>{play}'
 
 
-def _render_plot(block: Block, index: int, plot: Any) -> str:
+def _render_plot(block: Block, index: int, plot: Any, *, offline: bool = False) -> str:
     data = block.data
     caption = _prose("figcaption", f"$y = {_as_latex(str(data['expr']))}$")
     svg = plot(data) if plot is not None else ""
     # What zooming and panning re-sample through the plot endpoint (see plots.js).
     zoom = " ".join(f'data-{k}="{html.escape(str(data.get(k, d)))}"'
                     for k, d in (("expr", ""), ("var", "x"), ("from", -5), ("to", 5)))  # fmt: skip
+    if offline:
+        tree = _function_tree(str(data["expr"]), str(data.get("var") or "x"))
+        if tree is None:  # nothing to re-sample with: the drawing stays as the server made it
+            return f'<figure class="vs-plot-fixed">{svg}{caption}</figure>'
+        zoom += f' data-tree="{html.escape(json.dumps(tree), quote=True)}"'
     return f'<figure class="vs-zoomable" {zoom}>{svg}{caption}</figure>'
+
+
+def _function_tree(text: str, var: str) -> list[Any] | None:
+    """The plot's function as the tree plots.js samples (see animate.plots.function_tree)."""
+    from veristep.animate.plots import function_tree
+    from veristep.mathgraph import parse_math
+
+    try:
+        return function_tree(parse_math(text), var)
+    except Exception:  # unreadable: the plot shows why; an export just keeps its drawing
+        return None
 
 
 def _as_latex(text: str) -> str:
@@ -294,7 +329,8 @@ _RENDER = {
 
 
 def export_html(page: Page, plot: Any = None, block_ok: Any = None) -> str:
-    """One self-contained offline HTML file: KaTeX, fonts, the player and the page inlined."""
+    """One self-contained offline HTML file: KaTeX, fonts, uPlot, the player and the page
+    inlined; its plots zoom, pan and trace by sampling their functions in the browser."""
     from veristep.animate.assets import player_css
     from veristep.animate.html import inline_math_assets
 
@@ -304,14 +340,14 @@ def export_html(page: Page, plot: Any = None, block_ok: Any = None) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(page.title)}</title>
-{inline_math_assets()}
+{inline_math_assets(plots=True)}
 <style>{player_css()}</style>
 <style>{PAGE_CSS}
 body {{ margin: 1.5rem; background: #f3f5f9; font-family: system-ui, sans-serif; }}</style>
 </head>
 <body>
 <main class="vs-page">
-{render_blocks(page, plot, block_ok)}
+{render_blocks(page, plot, block_ok, offline=True)}
 </main>
 </body>
 </html>

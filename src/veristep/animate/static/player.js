@@ -565,33 +565,14 @@
     return section;
   };
 
-  /* Plots (drawn with the vendored uPlot when it is on the page). The payload gives expression
-     trees; they are evaluated here in plain floating point, never eval'd as code. */
-  var FN = {
-    sin: Math.sin, cos: Math.cos, tan: Math.tan, exp: Math.exp, ln: Math.log, log: Math.log,
-    sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, arctan: Math.atan
-  };
-  function evalTree(t, x) {
-    if (!Array.isArray(t)) return NaN;
-    var i, v;
-    switch (t[0]) {
-      case "num": return +t[1];
-      case "var": return x;
-      case "add": v = 0; for (i = 1; i < t.length; i++) v += evalTree(t[i], x); return v;
-      case "mul": v = 1; for (i = 1; i < t.length; i++) v *= evalTree(t[i], x); return v;
-      case "neg": return -evalTree(t[1], x);
-      case "div": return evalTree(t[1], x) / evalTree(t[2], x);
-      case "pow": return Math.pow(evalTree(t[1], x), evalTree(t[2], x));
-      case "sqrt": return Math.sqrt(evalTree(t[1], x));
-      case "root": return Math.pow(evalTree(t[1], x), 1 / evalTree(t[2], x));
-      case "abs": return Math.abs(evalTree(t[1], x));
-      case "fn": return FN[t[1]] ? FN[t[1]](evalTree(t[2], x)) : NaN;
-      case "log": return Math.log(evalTree(t[2], x)) / Math.log(evalTree(t[1], x));
-    }
-    return NaN;
-  }
+  /* Plots (drawn with the vendored uPlot and plots.js when they are on the page). The payload
+     gives expression trees; plots.js evaluates them in plain floating point, never eval'd as
+     code, and gives every plot the same zoom, pan and trace readout as a page's plots. */
+  function kit() { return window.VeristepPlots; }
+  function evalTree(t, x) { return kit().evalTree(t, x); }
   function finite(y) { return isFinite(y) && Math.abs(y) < 1e6 ? y : null; }
   function round(v) { return Math.abs(v) < 1e-9 ? 0 : +v.toPrecision(4); }
+  function num(v) { return kit().number(v); }
 
   /* Where f changes sign between samples and really is ~0 there (a pole is not a root). */
   function roots(f, lo, hi, n) {
@@ -617,7 +598,7 @@
   Player.prototype.buildPlots = function () {
     var self = this, specs = this.payload.plots || [];
     var section = el("section", "vs-plots");
-    section.hidden = !specs.length || !window.uPlot;
+    section.hidden = !specs.length || !window.uPlot || !kit();
     if (section.hidden) return section;
     section.appendChild(el("h2", null, "Plots"));
     this.plotCharts = [];
@@ -630,7 +611,7 @@
       fig.appendChild(box);
       fig.appendChild(cap);
       section.appendChild(fig);
-      self.plotCharts.push({ spec: spec, fig: fig, box: box, cap: cap, chart: null });
+      self.plotCharts.push({ spec: spec, fig: fig, box: box, cap: cap, chart: null, range: null });
     });
     return section;
   };
@@ -641,38 +622,80 @@
     (this.plotCharts || []).forEach(function (p) {
       var width = Math.max(240, Math.min(720, p.box.clientWidth || self.root.clientWidth || 320));
       if (p.spec.kind === "states") { self.drawStatePlot(p, width); return; }
-      if (p.chart) { p.chart.setSize({ width: width, height: 240 }); return; }
-      try { self.drawPlot(p, width); } catch (err) {
-        p.fig.setAttribute("data-error", String(err && err.message || err));
-        p.cap.textContent = "This plot could not be drawn.";
-      }
+      if (p.chart && p.width === width) return;
+      p.width = width;
+      self.paint(p);
     });
   };
 
+  /* Draw p again (its view changed, or its width): whatever it shows now, from scratch. */
+  Player.prototype.paint = function (p) {
+    if (p.chart) { p.chart.destroy(); p.chart = null; }
+    p.box.innerHTML = "";
+    p.fig.removeAttribute("data-error");
+    var spec = p.current || p.spec, width = p.width || 320;
+    try {
+      if (spec.type === "numberline") drawNumberLine(p, spec, width, p.name);
+      else if (spec.type === "system") drawSystem(p, spec, width, p.name);
+      else if (spec.kind === "derivative" || spec.kind === "area") this.drawCalculus(p, spec, width);
+      else this.drawPlot(p, spec, width);
+    } catch (err) {
+      p.fig.setAttribute("data-error", String(err && err.message || err));
+      p.cap.textContent = "This plot could not be drawn.";
+      p.shown = null;
+    }
+    p.fig.setAttribute("aria-label", p.cap.textContent);
+    this.zoomable(p, spec.type !== "numberline" && !!p.shown);
+  };
+
+  /* The controls of plots.js on p's figure, made once; each drawing says what it shows in
+     p.shown = {lo, hi, readout(x)}; a drawing p chose by itself (no p.range) becomes the view
+     "reset" returns to. */
+  Player.prototype.zoomable = function (p, on) {
+    var self = this;
+    if (!p.view) {
+      if (!on) return;
+      p.view = kit().attach(p.fig, {
+        from: p.shown.lo, to: p.shown.hi, name: p.shown.name,
+        draw: function (from, to) {
+          if (!p.shown) return false;
+          p.range = [from, to];
+          self.paint(p);
+          return p.shown ? true : "cannot draw this view";
+        },
+        readout: function (t) {
+          if (!p.shown) return null;
+          return p.shown.readout(p.shown.lo + (p.shown.hi - p.shown.lo) * t);
+        },
+        area: function () {
+          var over = p.chart && p.chart.over;
+          if (over) return over.getBoundingClientRect();
+          var frame = p.box.querySelector("[data-frame-area]");
+          return frame ? frame.getBoundingClientRect() : null;
+        },
+        owns: function (target) { return p.box.contains(target); }
+      });
+    }
+    p.view.enable(on);
+    if (on && !p.range) p.view.reset(p.shown.lo, p.shown.hi);
+  };
+
   /* The plot that follows the animation: the shown state's own picture (both sides of an
-     equation, or its solutions on a number line), redrawn when another state is shown. */
+     equation, the two curves of a system, or its solutions on a number line), redrawn when
+     another state is shown. A new state starts at its own view; zooming stays within a state. */
   Player.prototype.drawStatePlot = function (p, width) {
     var k = this.k || 0, pick = p.spec.frames[0];
     p.spec.frames.forEach(function (f) { if (f[0] <= k) pick = f; });
-    if (p.shown === pick[0] && p.width === width) return;
-    p.shown = pick[0]; p.width = width;
-    if (p.chart) { p.chart.destroy(); p.chart = null; }
-    p.box.innerHTML = "";
-    var spec = pick[1], name = pick[0] ? "state " + pick[0] : "the start";
-    try {
-      if (spec.type === "numberline") {
-        drawNumberLine(p, spec, width, name);
-      } else {
-        var one = { spec: { kind: "equation", frame: pick[0], var: spec.var, left: spec.left,
-                            right: spec.right }, fig: p.fig, box: p.box, cap: p.cap, chart: null };
-        this.drawPlot(one, width);
-        p.chart = one.chart;
-      }
-    } catch (err) {
-      p.cap.textContent = "This plot could not be drawn.";
-    }
+    if (p.pick === pick[0] && p.width === width) return;
+    if (p.pick !== pick[0]) p.range = null;
+    p.pick = pick[0]; p.width = width;
+    p.name = pick[0] ? "state " + pick[0] : "the start";
+    var spec = pick[1];
+    p.current = spec.type === "equation"
+      ? { kind: "equation", frame: pick[0], var: spec.var, left: spec.left, right: spec.right }
+      : spec;
+    this.paint(p);
     p.fig.setAttribute("data-shows-frame", String(pick[0]));
-    p.fig.setAttribute("aria-label", p.cap.textContent);
   };
 
   var SVG_NS = "http://www.w3.org/2000/svg";
@@ -693,6 +716,7 @@
   /* Points and intervals on an axis: a filled dot is included, a hollow one is not; an arrow
      runs on to infinity. */
   function drawNumberLine(p, spec, width, name) {
+    p.shown = null;
     var v = spec.var || "x", marks = [];
     spec.points.forEach(function (pt) { marks.push(pt[0]); });
     spec.intervals.forEach(function (iv) { if (iv[0] !== null) marks.push(iv[0]); if (iv[1] !== null) marks.push(iv[1]); });
@@ -735,27 +759,238 @@
       (words.length ? words.join(" or ") : "none") + ".";
   }
 
+  /* ---- a system of two equations in two unknowns: two curves and where they meet ---- */
+
+  /* left − right of equation eq at (a, b), the unknowns named by names = [across, up]. */
+  function residual(eq, names) {
+    return function (a, b) {
+      var env = {};
+      env[names[0]] = a; env[names[1]] = b;
+      return evalTree(eq[0], env) - evalTree(eq[1], env);
+    };
+  }
+
+  /* The curve f = 0 in the box, as segments, by marching squares over an n × n grid: a vertical
+     line or a circle draws as well as a slanted line. A sign change where |f| stays large is a
+     pole, not the curve, and is left out. */
+  function contour(f, box, n) {
+    var xs = [], ys = [], g = [], i, j;
+    for (i = 0; i <= n; i++) {
+      xs.push(box.x0 + (box.x1 - box.x0) * i / n);
+      ys.push(box.y0 + (box.y1 - box.y0) * i / n);
+    }
+    for (i = 0; i <= n; i++) { g.push([]); for (j = 0; j <= n; j++) g[i].push(f(xs[i], ys[j])); }
+    var segments = [];
+    function cross(xa, ya, va, xb, yb, vb) {
+      var t = va === vb ? 0.5 : va / (va - vb), x = xa + (xb - xa) * t, y = ya + (yb - ya) * t;
+      var here = f(x, y);
+      return isFinite(here) && Math.abs(here) <= 0.25 * (Math.abs(va) + Math.abs(vb)) + 1e-12 ? [x, y] : null;
+    }
+    for (i = 0; i < n; i++) {
+      for (j = 0; j < n; j++) {
+        var c = [[xs[i], ys[j], g[i][j]], [xs[i + 1], ys[j], g[i + 1][j]],
+                 [xs[i + 1], ys[j + 1], g[i + 1][j + 1]], [xs[i], ys[j + 1], g[i][j + 1]]];
+        if (!c.every(function (q) { return isFinite(q[2]); })) continue;
+        var found = [];
+        for (var e = 0; e < 4; e++) {
+          var a = c[e], b = c[(e + 1) % 4];
+          if ((a[2] >= 0) !== (b[2] >= 0)) {
+            var pt = cross(a[0], a[1], a[2], b[0], b[1], b[2]);
+            if (pt) found.push(pt);
+          }
+        }
+        if (found.length >= 2) segments.push([found[0], found[1]]);
+        if (found.length === 4) segments.push([found[2], found[3]]);
+      }
+    }
+    return segments;
+  }
+
+  /* Where both equations hold: from each crossing of the drawn curves, Newton's method on the
+     pair (so a meeting point is exact, not a pixel's guess), kept only when both residuals
+     vanish there. */
+  function meetings(f, g, segsF, segsG, box) {
+    var out = [], scale = Math.max(box.x1 - box.x0, box.y1 - box.y0);
+    function newton(x, y) {
+      for (var k = 0; k < 40; k++) {
+        var h = 1e-7 * (1 + Math.abs(x) + Math.abs(y));
+        var a = f(x, y), b = g(x, y);
+        var ax = (f(x + h, y) - a) / h, ay = (f(x, y + h) - a) / h;
+        var bx = (g(x + h, y) - b) / h, by = (g(x, y + h) - b) / h;
+        var det = ax * by - ay * bx;
+        if (!isFinite(det) || det === 0) break;
+        var dx = (a * by - ay * b) / det, dy = (ax * b - a * bx) / det;
+        x -= dx; y -= dy;
+        if (Math.abs(dx) + Math.abs(dy) < 1e-13 * (1 + Math.abs(x) + Math.abs(y))) break;
+      }
+      var tol = 1e-9 * (1 + Math.abs(x) + Math.abs(y));
+      return Math.abs(f(x, y)) < tol && Math.abs(g(x, y)) < tol ? [x, y] : null;
+    }
+    segsF.forEach(function (s) {
+      segsG.forEach(function (t) {
+        var p = s[0], r = [s[1][0] - p[0], s[1][1] - p[1]], q = t[0], u = [t[1][0] - q[0], t[1][1] - q[1]];
+        var d = r[0] * u[1] - r[1] * u[0];
+        if (d === 0 || out.length > 8) return;
+        var a = ((q[0] - p[0]) * u[1] - (q[1] - p[1]) * u[0]) / d;
+        var b = ((q[0] - p[0]) * r[1] - (q[1] - p[1]) * r[0]) / d;
+        if (a < -1e-9 || a > 1 + 1e-9 || b < -1e-9 || b > 1 + 1e-9) return;
+        var m = newton(p[0] + a * r[0], p[1] + a * r[1]);
+        if (!m) return;
+        var near = out.some(function (o) { return Math.abs(o[0] - m[0]) + Math.abs(o[1] - m[1]) < 1e-6 * scale; });
+        if (!near) out.push(m);
+      });
+    });
+    return out;
+  }
+
+  /* Whether g vanishes all along the drawn curve segs (two equations with one line): checked at
+     the segments' ends, against g's own size across the view. */
+  function coincide(g, segs, box) {
+    if (!segs.length) return false;
+    var size = 0, k;
+    [[box.x0, box.y0], [box.x1, box.y0], [box.x0, box.y1], [box.x1, box.y1]].forEach(function (c) {
+      var v = Math.abs(g(c[0], c[1]));
+      if (isFinite(v)) size = Math.max(size, v);
+    });
+    var stride = Math.max(1, Math.floor(segs.length / 40));
+    for (k = 0; k < segs.length; k += stride) {
+      if (!(Math.abs(g(segs[k][0][0], segs[k][0][1])) <= 1e-9 * (1 + size))) return false;
+    }
+    return true;
+  }
+
+  var SYS_COLOURS = ["#2f5fd0", "#b36b00"];
+  var SYS_WIDTH = [4, 2];  // the first drawn wider, so the second shows on top where they overlap
+
+  /* Both equations of the system as curves in the plane of its two unknowns, where they meet
+     marked. The first view holds every meeting point found within ±50; zooming keeps the
+     vertical span in proportion to the horizontal one. */
+  function drawSystem(p, spec, width, name) {
+    var names = spec.vars, f = residual(spec.equations[0], names), g = residual(spec.equations[1], names);
+    var box;
+    if (p.range && p.yRange) {
+      var centre = (p.yRange[0] + p.yRange[1]) / 2, half = (p.range[1] - p.range[0]) / 2 * p.yRange[2];
+      box = { x0: p.range[0], x1: p.range[1], y0: centre - half, y1: centre + half };
+    } else {
+      box = { x0: -10, x1: 10, y0: -10, y1: 10 };
+      var wide = { x0: -50, x1: 50, y0: -50, y1: 50 };
+      var far = meetings(f, g, contour(f, wide, 100), contour(g, wide, 100), wide);
+      far.forEach(function (m) {
+        box.x0 = Math.min(box.x0, m[0] - 3); box.x1 = Math.max(box.x1, m[0] + 3);
+        box.y0 = Math.min(box.y0, m[1] - 3); box.y1 = Math.max(box.y1, m[1] + 3);
+      });
+    }
+    p.yRange = [box.y0, box.y1, (box.y1 - box.y0) / (box.x1 - box.x0)];
+    var curves = [contour(f, box, 120), contour(g, box, 120)];
+    var same = coincide(g, curves[0], box) && coincide(f, curves[1], box);
+    var found = same ? [] : meetings(f, g, curves[0], curves[1], box).filter(function (m) {
+      return m[0] >= box.x0 && m[0] <= box.x1 && m[1] >= box.y0 && m[1] <= box.y1;
+    });
+    var h = Math.round(Math.min(360, Math.max(220, width * 0.6)));
+    var left = 44, right = width - 10, top = 10, bottom = h - 26;
+    var X = function (a) { return left + (right - left) * (a - box.x0) / (box.x1 - box.x0); };
+    var Y = function (b) { return bottom - (bottom - top) * (b - box.y0) / (box.y1 - box.y0); };
+    var root = svg("svg", { width: width, height: h, viewBox: "0 0 " + width + " " + h, role: "img",
+                            class: "vs-system", "font-size": 11, "font-family": "sans-serif" });
+    var clipId = "vs-sys-clip-" + (++systemCount);
+    var clip = svg("clipPath", { id: clipId });
+    clip.appendChild(svg("rect", { x: left, y: top, width: right - left, height: bottom - top }));
+    root.appendChild(clip);
+    kit().niceTicks(box.x0, box.x1).forEach(function (t) {
+      root.appendChild(svg("line", { x1: X(t), x2: X(t), y1: top, y2: bottom, stroke: t === 0 ? "#888" : "#e5e7eb" }));
+      var label = svg("text", { x: X(t), y: bottom + 16, "text-anchor": "middle", fill: "#444" });
+      label.textContent = num(t);
+      root.appendChild(label);
+    });
+    kit().niceTicks(box.y0, box.y1).forEach(function (t) {
+      root.appendChild(svg("line", { x1: left, x2: right, y1: Y(t), y2: Y(t), stroke: t === 0 ? "#888" : "#e5e7eb" }));
+      var label = svg("text", { x: left - 6, y: Y(t) + 4, "text-anchor": "end", fill: "#444" });
+      label.textContent = num(t);
+      root.appendChild(label);
+    });
+    var frame = svg("rect", { x: left, y: top, width: right - left, height: bottom - top, fill: "none",
+                              stroke: "#ccc", "data-frame-area": "1" });
+    root.appendChild(frame);
+    curves.forEach(function (segs, k) {
+      var d = segs.map(function (s) {
+        return "M" + X(s[0][0]).toFixed(1) + " " + Y(s[0][1]).toFixed(1) + "L" + X(s[1][0]).toFixed(1) + " " + Y(s[1][1]).toFixed(1);
+      }).join("");
+      root.appendChild(svg("path", { d: d || "M0 0", fill: "none", stroke: SYS_COLOURS[k], "stroke-width": SYS_WIDTH[k],
+                                     "clip-path": "url(#" + clipId + ")",
+                                     "data-curve": String(k + 1), "data-segments": String(segs.length) }));
+    });
+    found.forEach(function (m) {
+      root.appendChild(svg("circle", { cx: X(m[0]), cy: Y(m[1]), r: 6, fill: "#1d2330", class: "vs-meet" }));
+    });
+    var key = el("p", "vs-system-key");
+    spec.equations.forEach(function (eq, k) {
+      var sw = el("span", "vs-system-swatch");
+      sw.style.borderTopColor = SYS_COLOURS[k];
+      sw.style.borderTopWidth = SYS_WIDTH[k] + "px";
+      sw.setAttribute("aria-hidden", "true");
+      key.appendChild(sw);
+      key.appendChild(document.createTextNode((k ? " second equation  " : " first equation  ")));
+    });
+    p.box.appendChild(root);
+    p.box.appendChild(key);
+    var v = names[0], w = names[1];
+    var at = function (m) { return "(" + v + ", " + w + ") = (" + round(m[0]) + ", " + round(m[1]) + ")"; };
+    p.fig.setAttribute("data-meets", JSON.stringify(found.map(function (m) { return [round(m[0]), round(m[1])]; })));
+    p.cap.textContent = "The two equations of " + name + " drawn as curves in the (" + v + ", " + w +
+      ") plane: " + (same ? "they are the same curve, so every point on it solves both." :
+      found.length ? "they meet at " + found.map(at).join(" and ") + ", where both hold." :
+      "they do not meet in this range.");
+    // The readout: where each curve crosses the vertical line at x.
+    var upAt = function (fn, x) {
+      var ys = roots(function (y) { return fn(x, y); }, box.y0, box.y1, 200);
+      if (ys.length > 20) return "every " + w;
+      return ys.length ? ys.map(function (y) { return w + " = " + num(y); }).join(" or ") : "none";
+    };
+    p.shown = { lo: box.x0, hi: box.x1, name: v, readout: function (x) {
+      return v + " = " + num(x) + ": first equation " + upAt(f, x) + "; second " + upAt(g, x);
+    } };
+  }
+  var systemCount = 0;
+
+  /* The readout of a uPlot chart: the sample nearest x of each named series. */
+  function seriesReadout(v, xs, series) {
+    return function (x) {
+      var lo = 0, hi = xs.length - 1;
+      while (hi - lo > 1) { var mid = (lo + hi) >> 1; if (xs[mid] < x) lo = mid; else hi = mid; }
+      var i = Math.abs(xs[lo] - x) <= Math.abs(xs[hi] - x) ? lo : hi;
+      return v + " = " + num(xs[i]) + ": " + series.map(function (s) {
+        return s.label + " " + (s.ys[i] === null ? "undefined" : num(s.ys[i]));
+      }).join(", ");
+    };
+  }
+
+  /* uPlot's own drag-to-select zoom is off: a drag pans, through plots.js, like every plot. */
+  var CURSOR = { drag: { x: false, y: false, setScale: false } };
+
   /* Calculus: f with its derivative (central differences) and the claimed right side, or f
      with the area between the bounds shaded. */
-  Player.prototype.drawCalculus = function (p, width) {
-    var spec = p.spec, v = spec.var || "x", xs = [], n = 400, lo = -5, hi = 5;
+  Player.prototype.drawCalculus = function (p, spec, width) {
+    var v = spec.var || "x", xs = [], n = 400, lo = -5, hi = 5;
     if (spec.kind === "area") {
       var pad = Math.max(1, (spec.upper - spec.lower) / 2);
       lo = spec.lower - pad; hi = spec.upper + pad;
     }
+    if (p.range) { lo = p.range[0]; hi = p.range[1]; }
     for (var i = 0; i <= n; i++) xs.push(lo + (hi - lo) * i / n);
     var tree = spec.kind === "area" ? spec.integrand : spec.function;
     var f = function (x) { return evalTree(tree, x); };
     var series = [{ label: v }, { label: "f(" + v + ")", stroke: "#2f5fd0", width: 2 }];
     var data = [xs, xs.map(function (x) { return finite(f(x)); })];
     var opts = { width: width, height: 240, scales: { x: { time: false } }, axes: [{ label: v }, {}],
-                 legend: { live: false } };
+                 legend: { live: false }, cursor: CURSOR };
+    var traced = [{ label: "f(" + v + ")", ys: data[1] }];
     if (spec.kind === "derivative") {
       var h = 1e-4;
       series.push({ label: "f\u2032(" + v + "), computed", stroke: "#1d7a46", width: 2 });
       data.push(xs.map(function (x) { return finite((f(x + h) - f(x - h)) / (2 * h)); }));
       series.push({ label: "the step's right side", stroke: "#b36b00", width: 2, dash: [6, 4] });
       data.push(xs.map(function (x) { return finite(evalTree(spec.claimed, x)); }));
+      traced.push({ label: "f\u2032(" + v + ")", ys: data[2] }, { label: "right side", ys: data[3] });
       p.cap.textContent = "The function, its derivative computed numerically, and the right " +
         "side the step claims: where the step is right, the last two curves coincide.";
     } else {
@@ -771,12 +1006,11 @@
     }
     opts.series = series;
     p.chart = new window.uPlot(opts, data, p.box);
-    p.fig.setAttribute("aria-label", p.cap.textContent);
+    p.shown = { lo: lo, hi: hi, name: v, readout: seriesReadout(v, xs, traced) };
   };
 
-  Player.prototype.drawPlot = function (p, width) {
-    var spec = p.spec, v = spec.var || "x";
-    if (spec.kind === "derivative" || spec.kind === "area") { this.drawCalculus(p, width); return; }
+  Player.prototype.drawPlot = function (p, spec, width) {
+    var v = spec.var || "x";
     var f1, f2, label1, label2, marks, markLabel, lo = -10, hi = 10;
     if (spec.kind === "witness") {
       f1 = function (x) { return evalTree(spec.before, x); };
@@ -795,8 +1029,14 @@
         hi = Math.max(hi, Math.max.apply(null, found) + 2);
         if (hi - lo > 100) { lo = Math.max(lo, -50); hi = Math.min(hi, 50); }
       }
-      marks = found.filter(function (x) { return x >= lo && x <= hi; }); markLabel = "roots";
+      marks = found;
     }
+    if (p.range) {
+      lo = p.range[0]; hi = p.range[1];
+      if (spec.kind !== "witness") marks = roots(function (x) { return f1(x) - f2(x); }, lo, hi, 2000);
+    }
+    marks = marks.filter(function (x) { return x >= lo && x <= hi; });
+    if (spec.kind !== "witness") markLabel = "roots";
     var xs = [], n = 400;
     for (var i = 0; i <= n; i++) xs.push(lo + (hi - lo) * i / n);
     marks.forEach(function (m) { xs.push(m); });
@@ -815,6 +1055,7 @@
       scales: { x: { time: false } },
       axes: [{ label: v }, {}],
       legend: { show: true, live: false },  // labels only: no "--" values before a hover
+      cursor: CURSOR,
       series: [
         { label: v },
         { label: label1, stroke: "#2f5fd0", width: 2 },
@@ -825,20 +1066,21 @@
                     fill: spec.kind === "witness" ? "#b3261e" : "#1d2330" } }
       ]
     }, [xs, y1, y2, ym], p.box);
+    p.shown = { lo: lo, hi: hi, name: v,
+                readout: seriesReadout(v, xs, [{ label: label1, ys: y1 }, { label: label2, ys: y2 }]) };
     p.fig.setAttribute("data-marks", JSON.stringify(marks.map(round)));
     var words = marks.map(function (m) { return v + " = " + round(m); }).join(", ");
     if (spec.kind === "witness") {
       var before = f1(spec.witness), after = f2(spec.witness);
-      p.cap.textContent = "Step " + spec.frame + ": at " + words + " the previous state gives " +
-        "left \u2212 right = " + round(before) + " and the new one " + round(after) +
-        ", so they do not have the same solutions.";
+      p.cap.textContent = "Step " + spec.frame + ": at " + v + " = " + round(spec.witness) +
+        " the previous state gives left \u2212 right = " + round(before) + " and the new one " +
+        round(after) + ", so they do not have the same solutions.";
       p.fig.setAttribute("data-witness", String(round(spec.witness)));
     } else {
       p.cap.textContent = "Both sides of " + (spec.frame ? "state " + spec.frame : "the start") +
         " plotted against " + v + ": " +
         (marks.length ? "they meet at " + words + "." : "they do not meet in this range.");
     }
-    p.fig.setAttribute("aria-label", p.cap.textContent);
   };
 
   function highlight(frame, inserted) {
