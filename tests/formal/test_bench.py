@@ -45,3 +45,34 @@ def test_fake_solver_resume_and_summary(tmp_path) -> None:
     assert summary["systems"]["portfolio"]["solved"] == 1
     assert summary["systems"]["two_phase"]["solved"] == 3
     assert summary["unsolved_by_dominant_signal"] == {"tactic": 3}
+
+
+def test_a_theorem_whose_search_raises_costs_only_its_own_row(tmp_path) -> None:
+    theorems = [Theorem(f"t{i}", "", f"Theorem t{i} : True.") for i in range(3)]
+    fine = _fake_solver({"t0", "t2"})
+
+    def solve(theorem: Theorem) -> SearchResult:
+        if theorem.name == "t1":
+            raise RuntimeError("coqtop went away")
+        return fine(theorem)
+
+    out = tmp_path / "run.jsonl"
+    rows = {r["name"]: r for r in run_benchmark(theorems, solve, out, resume=False)}
+    assert rows["t1"]["two_phase_solved"] is False and "coqtop went away" in rows["t1"]["error"]
+    assert rows["t0"]["two_phase_solved"] and rows["t2"]["two_phase_solved"]
+    summary = summarize([json.loads(x) for x in out.read_text().splitlines()], total=3)
+    assert summary["systems"]["two_phase"]["solved"] == 2
+    assert summary["unsolved_by_dominant_signal"] == {"error": 1}
+
+
+def test_a_rerun_takes_finished_theorems_from_the_store(tmp_path) -> None:
+    theorems = [Theorem(f"t{i}", "", f"Theorem t{i} : True.") for i in range(3)]
+    out = tmp_path / "run.jsonl"
+    first = run_benchmark(theorems, _fake_solver({"t0"}), out, resume=False)
+    out.unlink()  # the JSONL is lost; the store beside it is not
+
+    def must_not_run(theorem: Theorem) -> SearchResult:
+        raise AssertionError(f"{theorem.name} was proved twice")
+
+    again = run_benchmark(theorems, must_not_run, out, resume=True)
+    assert sorted(again, key=lambda r: r["name"]) == sorted(first, key=lambda r: r["name"])

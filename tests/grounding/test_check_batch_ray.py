@@ -90,3 +90,55 @@ def test_a_killed_ray_worker_s_task_runs_again(tmp_path, ray_backend, monkeypatc
         sys.modules.pop("ray_dies_once", None)
     assert summary.results == {0: {"ok": 1}, 1: {"ok": 2}}
     assert sorted(p.name for p in tmp_path.glob("died-*")) == ["died-1", "died-2"]
+
+
+def test_a_killed_driver_is_resumed_by_a_rerun_with_nothing_graded_twice(
+    tmp_path, capsys, ray_address
+):
+    """``check --jsonl --ray --store`` in its own process, joined to the Ray instance, is killed
+    (SIGKILL: no handler runs) once some lines are stored; the rerun grades only the others."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    source = tmp_path / "in.jsonl"
+    chains = [[f"{a}x + {a} = {3 * a}", "x + 1 = 3", "x = 2"] for a in range(2, 26)]
+    source.write_text("".join(json.dumps({"states": c}) + "\n" for c in chains))
+    store = tmp_path / "run.sqlite"
+    argv = ["check", "--jsonl", str(source), "--ray", "--store", str(store)]
+    env = {**os.environ, "RAY_ADDRESS": ray_address}
+    driver = subprocess.Popen(
+        [sys.executable, "-c", "from veristep.cli import entry; entry()", *argv], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while _stored(store) < 3 and driver.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        driver.send_signal(signal.SIGKILL)
+    finally:
+        driver.kill()
+        driver.wait()
+    kept = _stored(store)
+    assert 3 <= kept < len(chains), "the driver must die mid-run"
+    with sqlite3.connect(store) as db:  # one row per graded input: a key is never stored twice
+        assert db.execute("SELECT COUNT(DISTINCT key) FROM results").fetchone()[0] == kept
+    rows, err = _lines(capsys, *argv)
+    assert f"{kept} lines from {store}, {len(chains) - kept} done" in err
+    assert [r["line"] for r in rows] == list(range(1, len(chains) + 1))
+    assert {r["confidence"]["tier"] for r in rows} == {"grounded"}
+
+
+def _stored(store) -> int:
+    import sqlite3
+
+    if not store.exists():
+        return 0
+    try:
+        with sqlite3.connect(store) as db:
+            return int(db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:  # the driver is still creating the table
+        return 0

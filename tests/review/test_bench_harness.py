@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from dspy.utils import DummyLM
 
 from veristep.core.settings import Settings
@@ -81,3 +82,26 @@ def test_prmbench_items_pair_each_original_with_its_modified_process(shared_data
 
 def _must_not_run(item: B.Item, segments: list) -> tuple:
     raise AssertionError("resume must not run a recorded item again")
+
+
+def test_a_dead_endpoint_stops_the_sweep_unrecorded_and_resume_asks_again(tmp_path: Path) -> None:
+    from veristep.review.calls import ModelUnavailable
+
+    def down(item: B.Item, segments: list) -> tuple:
+        if item.key == "bad":
+            raise ModelUnavailable("connection refused")
+        return "accepted", None, [], ""
+
+    with pytest.raises(ModelUnavailable):
+        B.run_bench(ITEMS, {"global": down}, tmp_path, "toy", resume=False)
+    rows = (tmp_path / "toy-global.jsonl").read_text().splitlines()
+    assert [json.loads(r)["key"] for r in rows] == ["good"]  # "bad" is neither in the JSONL ...
+    asked: list[str] = []
+
+    def up(item: B.Item, segments: list) -> tuple:
+        asked.append(item.key)
+        return "rejected", 2, [], ""
+
+    results = B.run_bench(ITEMS, {"global": up}, tmp_path, "toy", resume=True)
+    assert asked == ["bad"]  # ... nor in the store: the resumed sweep asks for it, and only it
+    assert [r.verdict for r in results["global"]] == ["accepted", "rejected"]
