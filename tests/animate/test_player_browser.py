@@ -334,6 +334,8 @@ def test_a_system_is_two_curves_that_meet_where_both_hold_and_follow_the_animati
         assert plot.get_attribute("data-meets") == "[[2,1]]", frame
         assert plot.locator("svg.vs-system circle.vs-meet").count() == 1
         assert "they meet at (x, y) = (2, 1)" in plot.inner_text()
+        # The key names each curve by its equation, typeset.
+        assert plot.locator(".vs-system-key .katex").count() == 2
     # The morph moves the plot on too: halfway through a transition it already shows the next
     # state (the one being drawn in).
     page.evaluate("P = document.querySelector('.vs-mount').veristep; P.pause(); P.seek(1.5)")

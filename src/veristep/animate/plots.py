@@ -175,8 +175,9 @@ def state_plots(
 
 def system_curves(graph: Any) -> dict[str, Any] | None:
     """Two equations in two unknowns (a ``cases`` block or a conjunction) as two curves: each
-    equation's sides as trees that name their unknowns; the player draws where left = right
-    for each and marks where both hold. ``vars`` is (horizontal, vertical): x across if present.
+    equation's sides as trees that name their unknowns (and its LaTeX, for the key); the
+    player draws where left = right for each and marks where both hold. ``vars`` is
+    (horizontal, vertical): x across if present.
 
     >>> from veristep.mathgraph import parse_latex
     >>> s = system_curves(parse_latex(r"\\begin{cases} x + y = 3 \\\\ x - y = 1 \\end{cases}"))
@@ -201,8 +202,10 @@ def system_curves(graph: Any) -> dict[str, Any] | None:
         equations = [[_tree(side, named=True) for side in c.children] for c in root.children]
     except _Unsupported:
         return None
+    from veristep.mathgraph.latex_out import to_latex
+
     return {"type": "system", "var": across, "vars": [across, (names - {across}).pop()],
-            "equations": equations}  # fmt: skip
+            "equations": equations, "latex": [to_latex(c) for c in root.children]}  # fmt: skip
 
 
 def function_tree(graph: Any, var: str) -> Tree | None:

@@ -929,7 +929,16 @@
       sw.style.borderTopWidth = SYS_WIDTH[k] + "px";
       sw.setAttribute("aria-hidden", "true");
       key.appendChild(sw);
-      key.appendChild(document.createTextNode((k ? " second equation  " : " first equation  ")));
+      var tex = (spec.latex || [])[k];
+      if (tex && window.katex) {
+        var math = el("span", "vs-math");
+        renderInline(math, tex);
+        key.appendChild(document.createTextNode(" "));
+        key.appendChild(math);
+        key.appendChild(document.createTextNode("  "));
+      } else {
+        key.appendChild(document.createTextNode(k ? " second equation  " : " first equation  "));
+      }
     });
     p.box.appendChild(root);
     p.box.appendChild(key);
