@@ -126,3 +126,28 @@ def test_a_derive_brings_its_answer_into_view_on_a_phone(chromium, server) -> No
     )
     assert "x=3" in page.inner_text("#derive-answer").replace("\n", "").replace(" ", "")
     context.close()
+
+
+def test_the_derive_pages_plot_of_a_system_is_two_curves_that_zoom(chromium, server) -> None:
+    """On the site itself (scripts served, not inlined): a derived system's plot and its
+    controls, the same as a page's."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.fill("#start", r"\begin{cases} x + y = 3 \\ x - y = 1 \end{cases}")
+    page.fill("#target", "")
+    page.click("#derive-submit")
+    page.wait_for_selector("#derive-answer:not([hidden])", timeout=SLOW)
+    plot = page.locator(".vs-plot[data-kind=states]")
+    plot.locator("svg.vs-system").wait_for(timeout=SLOW)
+    assert plot.get_attribute("data-meets") == "[[2,1]]"
+    assert plot.locator("path[data-curve]").count() == 2
+    before = plot.get_attribute("data-view")
+    plot.get_by_role("button", name="zoom in").click()
+    low, high = (float(v) for v in before.split())
+    assert plot.get_attribute("data-view") == f"{low / 2:g} {high / 2:g}"
+    assert plot.get_attribute("data-meets") == "[[2,1]]"  # still in view, still exact
+    context.close()
+    assert errors == []
