@@ -80,10 +80,14 @@ def test_an_exported_pages_plot_zooms_pans_and_traces_with_no_server(chromium, t
     draws the server's drawing: the same interval gives the server's values."""
     from veristep.workspace.pages import Block, Page, export_html
     from veristep.workspace.plots import plot_svg
+    from veristep.workspace.session import Workspace
 
+    ws = Workspace("2x + 3 = 7")
+    ws.apply("subtract 3 from both sides")
     page_data = Page("Offline", (
         Block("plot", {"expr": "x^2 - 4", "from": -4, "to": 4}),
         Block("plot", {"expr": r"\arcsin x", "from": -1, "to": 1}),  # no tree: drawn, fixed
+        Block("derivation", {"derivation": ws.derivation().to_json()}),
     ))  # fmt: skip
     path = tmp_path / "page.html"
     path.write_text(export_html(page_data, plot=plot_svg), encoding="utf-8")
@@ -104,15 +108,16 @@ def test_an_exported_pages_plot_zooms_pans_and_traces_with_no_server(chromium, t
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path.as_uri())
     page.wait_for_selector(".vs-plot-tools")
+    plot = page.locator("figure.vs-zoomable")
     served = [v for v in _values(page)]
-    page.get_by_role("button", name="zoom in").click()
+    plot.get_by_role("button", name="zoom in").click()
     _wait_for(page, -2.0, 2.0)
-    page.get_by_role("button", name="pan right").click()
+    plot.get_by_role("button", name="pan right").click()
     _wait_for(page, -1.0, 3.0)
     page.locator("figure.vs-zoomable").focus()
     page.keyboard.press("-")
     _wait_for(page, -3.0, 5.0)
-    page.get_by_role("button", name="reset the view").click()
+    plot.get_by_role("button", name="reset the view").click()
     _wait_for(page, -4.0, 4.0)
     local = _values(page)
     assert len(local) == len(served) == 161
@@ -122,6 +127,12 @@ def test_an_exported_pages_plot_zooms_pans_and_traces_with_no_server(chromium, t
         page.keyboard.press("ArrowDown")
     assert page.inner_text(".vs-plot-readout") == "x = \u22121, y = \u22123"
     assert page.locator("figure.vs-zoomable svg.vs-plot polyline").count() == 1
+    # A derivation's plot draws (uPlot is inlined too) and zooms with the same controls.
+    states = page.locator(".vs-block-derivation .vs-plot[data-kind=states]")
+    assert states.locator("canvas").count() >= 1
+    before = states.get_attribute("data-view")
+    states.get_by_role("button", name="zoom in").click()
+    assert states.get_attribute("data-view") != before
     # A function the browser cannot sample keeps the server's drawing, with no controls.
     fixed = page.locator("figure.vs-plot-fixed")
     assert fixed.locator("svg.vs-plot polyline").count() >= 1

@@ -146,6 +146,7 @@ def test_a_teacher_builds_saves_reopens_exports_and_plays_a_page(page, server, a
         page.click("text=download as one offline file")
     exported = Path(download.value.path()).read_text(encoding="utf-8")
     assert "Linear equations" in exported and "<link" not in exported and "<polyline" in exported
+    assert "data-tree=" in exported  # its plot zooms offline (tests/web/test_plot_zoom.py)
 
     page.click("a.vs-ex-play")  # play
     page.wait_for_selector("#pl-choices button", timeout=SLOW)
