@@ -40,6 +40,7 @@ from veristep.grounding.checks.region import region
 from veristep.grounding.checks.scaled_residual import scaled_residual
 from veristep.grounding.checks.signed_root import signed_root
 from veristep.grounding.checks.solution_set import solution_set
+from veristep.grounding.checks.squared_widening import squared_widening
 from veristep.grounding.checks.structural import structural
 from veristep.grounding.checks.symbolic_equivalence import symbolic_equivalence
 from veristep.grounding.checks.system import system
@@ -59,6 +60,7 @@ CHECKS: tuple[Check, ...] = (
     periodic_family,
     solution_set,
     branch_pair,
+    squared_widening,
     scaled_residual,
     cleared_denominator,
     signed_root,
@@ -125,7 +127,7 @@ def _statement_domains_differ(prev: Basic, nxt: Basic) -> bool:
     A change that involves parameters only (dividing by ``a`` adds ``a ≠ 0``) is the residual
     checks' business: they name it as an assumption. With no single unknown, every symbol counts.
     """
-    from veristep.grounding.domain import conditions
+    from veristep.grounding.domain import conditions, implied_by_kept
     from veristep.grounding.statements import is_statement, symbols_of, unknown
 
     if not (is_statement(prev) and is_statement(nxt)):
@@ -133,9 +135,10 @@ def _statement_domains_differ(prev: Basic, nxt: Basic) -> bool:
     try:
         var = unknown(prev, nxt)
         watched = {var} if var is not None else set(symbols_of(prev, nxt))
+        implied = implied_by_kept(prev, nxt)  # r ≠ 0 beside r > 0 written on both sides
 
         def about_unknowns(s: Basic) -> frozenset[Basic]:
-            return frozenset(c for c in conditions(s) if c.free_symbols & watched)
+            return frozenset(c for c in conditions(s) if c.free_symbols & watched) - implied
 
         return about_unknowns(prev) != about_unknowns(nxt)
     except Exception:  # an unreadable domain is a differing one: trust only substitution

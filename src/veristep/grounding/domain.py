@@ -100,6 +100,44 @@ def hidden_conditions(written: Basic | set[Basic], evaluated: Basic) -> frozense
     return frozenset(found) - conditions(evaluated)
 
 
+def implied_by_kept(prev: Basic, nxt: Basic) -> frozenset[Basic]:
+    """The domain conditions of either state that a relation written unchanged beside both
+    already implies (``r ≠ 0`` beside ``r > 0``): where that relation fails, both conjunctions are
+    false, so such a condition does not separate their domains.
+
+    >>> from sympy import And, Eq, Symbol
+    >>> r, F = Symbol("r", real=True), Symbol("F", real=True)
+    >>> sorted(map(str, implied_by_kept(And(Eq(1 / r**2, F), r > 0), And(Eq(1, F * r**2), r > 0))))
+    ['Ne(r, 0)']
+    >>> implied_by_kept(And(Eq(1 / r**2, F), r > -1), And(Eq(1, F * r**2), r > -1))
+    frozenset()
+    """
+    from sympy import And
+
+    if not (isinstance(prev, And) and isinstance(nxt, And)):
+        return frozenset()
+    kept = [c for c in set(prev.args) & set(nxt.args) if isinstance(c, Relational)]
+    out = set()
+    for cond in conditions(prev) | conditions(nxt):
+        if len(cond.free_symbols) != 1:
+            continue
+        guards = [g for g in kept if g.free_symbols == cond.free_symbols]
+        if guards and _region_within(guards, cond):
+            out.add(cond)
+    return frozenset(out)
+
+
+def _region_within(guards: list[Basic], cond: Basic) -> bool:
+    """Every real value that meets all the guards meets ``cond`` (decided by SymPy's sets; an
+    undecided comparison is False)."""
+    from sympy import And
+
+    try:
+        return And(*guards).as_set().is_subset(cond.as_set()) is True
+    except (NotImplementedError, TypeError, ValueError):
+        return False
+
+
 def describe(conds: frozenset[Basic]) -> str:
     """The conditions as a person writes them.
 

@@ -31,14 +31,14 @@ def branch_pair(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
         return _branches(prev, nxt, ctx)
     if kind(nxt) == "eq" and kind(prev) == "or" and all(isinstance(d, Eq) for d in prev.args):
         return _branches(nxt, prev, ctx)  # joining branches into one product is the same fact
-    if kind(prev) == kind(nxt) == "eq" and not (prev.has(*_OPAQUE) or nxt.has(*_OPAQUE)):
+    if kind(prev) == kind(nxt) == "eq" and not (prev.has(*OPAQUE) or nxt.has(*OPAQUE)):
         return _squares(prev, nxt, ctx)
     return None
 
 
 # Squaring expressions with unevaluated calculus or unknown functions only costs time: the
 # calculus check evaluates them first, and y(x) cannot be squared into anything simpler.
-_OPAQUE = (*CALCULUS, AppliedUndef)
+OPAQUE = (*CALCULUS, AppliedUndef)
 
 
 def _branches(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sympy import Basic, Expr, Symbol, cancel, fraction, together
+from sympy import Basic, Expr, S, Symbol, cancel, factor_list, fraction, solveset, together
 
 from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
@@ -118,3 +118,37 @@ def scale_factor(r_prev: Expr, r_next: Expr, var: Symbol) -> tuple[str, Any]:
     if num.is_number and not den.is_number:
         return ("multiplies", cancel(1 / k))
     return ("none", None)
+
+
+def zeros_excluded(r_prev: Expr, r_next: Expr, var: Symbol, kept: tuple[Basic, ...]) -> bool:
+    """CAS task: ``r_prev = k · r_next`` where every zero and pole of k, and of either residual's
+    denominator, is a value of ``var`` alone that a kept condition (a relation in ``var`` alone,
+    written unchanged on both sides) makes false, while k's part free of ``var`` is a nonzero
+    number. Then the two equations agree wherever the conditions hold: multiplying
+    ``\\frac{kqQ}{r^2} = F`` by ``r^2`` beside ``r > 0`` loses and adds nothing."""
+    guards = [c for c in kept if c.free_symbols == {var}]
+    if not guards or r_next == 0 or r_prev == 0:
+        return False
+    k = cancel(together(r_prev / r_next))
+    num, den = fraction(k)
+    suspects: list[Expr] = []
+    for part in (num, den):
+        coeff, factors = factor_list(part)
+        if not (coeff.is_number and coeff != 0):
+            return False
+        for f, _ in factors:
+            if f.free_symbols != {var}:
+                return False  # a parameter in the factor: its zeros move with the parameter
+            suspects.append(f)
+    for r in (r_prev, r_next):
+        suspects += [f for f, _ in factor_list(fraction(together(r))[1])[1] if f.has(var)]
+    for f in suspects:
+        if f.free_symbols != {var}:
+            return False
+        zeros = solveset(f, var, S.Reals)
+        if not zeros.is_FiniteSet:
+            return False
+        for z in zeros:
+            if not any(g.subs(var, z) is S.false for g in guards):
+                return False
+    return True

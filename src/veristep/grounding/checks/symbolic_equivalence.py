@@ -172,7 +172,26 @@ def _one_equation_scaled(prev: Basic, nxt: Basic, ctx: Context) -> Decision | No
         return None
     if decision.relation is Relation.EQUIVALENT or decision.assumption is not None:
         return decision
-    return None
+    return _scaled_within_conditions(a[0], b[0], var, tuple(kept), ctx)
+
+
+def _scaled_within_conditions(
+    prev: Basic, nxt: Basic, var: Basic, kept: tuple[Basic, ...], ctx: Context
+) -> Decision | None:
+    # Multiplying by r² beside r > 0: the factor's zeros (and the denominators') are all values
+    # the kept condition rules out, so the conjunction neither gains nor loses a solution.
+    from veristep.grounding.checks.scaled_residual import zeros_excluded
+
+    if var is None:
+        return None
+    out = cas.run(zeros_excluded, residual(prev), residual(nxt), var, kept, ctx=ctx)
+    if not (out.ok and out.value):
+        return None
+    where = " and ".join(str(c) for c in kept if c.free_symbols == {var})
+    return Decision.grounded(
+        Relation.EQUIVALENT,
+        f"both sides scaled by a factor that is nonzero and defined wherever {where}",
+    )
 
 
 def match_branches(

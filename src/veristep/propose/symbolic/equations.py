@@ -56,7 +56,14 @@ def _add_both(state: sp.Eq, term: sp.Basic, why: str, name: str = "move-constant
 
 
 def _scale(state: sp.Eq, factor: sp.Basic, why: str) -> Move:
-    """Divide both sides by ``factor``."""
+    """Divide both sides by ``factor``; a coefficient ``\\frac{1}{g}`` is undone by multiplying
+    by ``g`` (nobody divides by a fraction with a letter underneath)."""
+    num, den = sp.fraction(sp.together(factor))
+    if num.is_number and num != 0 and den.free_symbols:
+        by = den / num
+        new = sp.Eq(sp.expand(state.lhs * by), sp.expand(state.rhs * by))
+        why = f"isolate the unknown; {_nonzero(den)}, as it is a denominator"
+        return Move("multiply", f"multiply both sides by {tex(by)}", why, "solve", new)
     new = sp.Eq(sp.expand(state.lhs / factor), sp.expand(state.rhs / factor))
     return Move("divide", f"divide both sides by {tex(factor)}", why, _division_type(factor), new)
 

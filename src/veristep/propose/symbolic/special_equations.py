@@ -225,6 +225,15 @@ def _square_moves(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> list[Move]:
         why = math("\\sqrt{u} = v") + " means " + math("u = v^2") + " with " + math("v \\ge 0")
         op = f"square both sides, keeping the condition {math(bare_tex(cond))}"
         return [Move("square", op, why, "rewrite", sp.And(new, cond))]
+    if rhs.free_symbols:
+        # A formula's parameter (T in √(l/g) = T/2π): squaring also admits T < 0, which the
+        # square root excluded. The step keeps every solution and says what it may add.
+        why = (
+            "squaring keeps every solution; it would also admit "
+            + math(bare_tex(rhs) + " < 0")
+            + ", which the square root excludes"
+        )
+        return [Move("square", "square both sides", why, "solve", new)]
     why = "both sides are non-negative, so squaring keeps exactly the same solutions"
     return [Move("square", "square both sides", why, "rewrite", new)]
 
