@@ -149,5 +149,15 @@ def test_the_derive_pages_plot_of_a_system_is_two_curves_that_zoom(chromium, ser
     low, high = (float(v) for v in before.split())
     assert plot.get_attribute("data-view") == f"{low / 2:g} {high / 2:g}"
     assert plot.get_attribute("data-meets") == "[[2,1]]"  # still in view, still exact
+    plot.focus()
+    page.keyboard.press("ArrowUp")  # the readout: where each curve crosses x
+    assert ": first equation y = " in plot.locator(".vs-plot-readout").inner_text()
+    assert _serious(page) == []
+    # A one-unknown equation's plot (uPlot) with its controls passes too.
+    page.fill("#start", "2x + 3 = 9")
+    page.click("#derive-submit")
+    page.locator(".vs-plot[data-kind=states] canvas").first.wait_for(timeout=SLOW)
+    assert page.locator(".vs-plot[data-kind=states] .vs-plot-tools").is_visible()
+    assert _serious(page) == []
     context.close()
     assert errors == []

@@ -932,6 +932,7 @@
       var tex = (spec.latex || [])[k];
       if (tex && window.katex) {
         var math = el("span", "vs-math");
+        math.setAttribute("role", "img");  // a named span needs a role that may be named
         renderInline(math, tex);
         key.appendChild(document.createTextNode(" "));
         key.appendChild(math);
@@ -949,6 +950,7 @@
       ") plane: " + (same ? "they are the same curve, so every point on it solves both." :
       found.length ? "they meet at " + found.map(at).join(" and ") + ", where both hold." :
       "they do not meet in this range.");
+    root.setAttribute("aria-label", p.cap.textContent);
     // The readout: where each curve crosses the vertical line at x.
     var upAt = function (fn, x) {
       var ys = roots(function (y) { return fn(x, y); }, box.y0, box.y1, 200);
