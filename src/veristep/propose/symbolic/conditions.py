@@ -116,7 +116,7 @@ def condition_moves(state: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
         if solved_values(case, p.var) is not None or _trig_solved(case, p.var):
             new_cases.append(case)
             continue
-        moves = one(case, p) or _trig_as_unknown(case, p, one)
+        moves = one(case, p) or _trig_as_unknown(case, p, one) or _trig_product_moves(case, p.var)
         if not moves:
             return []
         new_cases.append(moves[0].state)
@@ -216,6 +216,38 @@ def _trig_as_unknown(case: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
     return _in_terms_of(case, p, one, atoms[0], {atoms[0]: 1})
 
 
+def _trig_product_moves(case: sp.Basic, x: sp.Symbol) -> list[Move]:
+    """An equation in several trigonometric functions of x (``2 \\sin x \\cos x = \\sin x``):
+    everything to the left, factor out what the terms share, then each factor equal to zero; each
+    factor is then an equation in one function, solved by the moves above."""
+    if not isinstance(case, sp.Eq):
+        return []
+    atoms = sorted((a for a in case.atoms(*_TRIG) if a.has(x)), key=sp.default_sort_key)
+    if len(atoms) < 2:
+        return []
+    stand_ins = {a: sp.Dummy(f"t{i}") for i, a in enumerate(atoms)}
+    lhs, rhs = case.lhs.xreplace(stand_ins), case.rhs.xreplace(stand_ins)
+    if lhs.has(x) or rhs.has(x) or not (lhs - rhs).is_polynomial(*stand_ins.values()):
+        return []
+    if rhs != 0:
+        why = f"subtract {tex(case.rhs)} from both sides"
+        new = sp.Eq(sp.expand(case.lhs - case.rhs), 0)
+        return [Move("standard-form", "bring every term to the left side", why, "rewrite", new)]
+    if isinstance(case.lhs, sp.Mul):
+        factors = [f for f in sp.Mul.make_args(case.lhs) if f.has(x)]
+        if len(factors) < 2:
+            return []
+        cases = sp.Or(*[sp.Eq(f.base if isinstance(f, sp.Pow) else f, 0) for f in factors])
+        why = "a product is zero exactly when one of its factors is zero"
+        return [Move("zero-product", "set each factor equal to zero", why, "rewrite", cases)]
+    back = {v: a for a, v in stand_ins.items()}
+    factored = sp.factor(lhs).xreplace(back)
+    if not isinstance(factored, sp.Mul) or len([f for f in factored.args if f.has(x)]) < 2:
+        return []
+    return [Move("factor", "factor the left side", "factorisation", "rewrite",
+                 sp.Eq(factored, 0))]  # fmt: skip
+
+
 # The stand-in unknown: a name no wording contains, so it can be replaced back in the words.
 _U = sp.Symbol("standinunknown", real=True)
 
@@ -239,7 +271,8 @@ def _in_terms_of(
     out = []
     for m in moves:
         words = m.operation.replace(bare_tex(_U), shown)
-        out.append(Move(m.name, words, m.justification, m.change_type, m.state.xreplace(back)))
+        why = m.justification.replace(bare_tex(_U), shown)  # the stand-in never reaches a reader
+        out.append(Move(m.name, words, why, m.change_type, m.state.xreplace(back)))
     if any(k > 1 for k in powers.values()) and out:
         first = out[0]
         line = to_latex(replaced).replace(bare_tex(_U), shown)

@@ -128,7 +128,9 @@ def standard_form_move(state: sp.Eq, x: sp.Symbol) -> Move:
     lhs, rhs = state.lhs, state.rhs
     diff = sp.expand(lhs - rhs)
     if sp.Poly(diff, x).LC().could_extract_minus_sign():
-        why = f"subtract {tex(lhs)} from both sides and swap them, so the $x^2$ term stays positive"
+        square = tex(x**2)  # the unknown's square (or the function of x solved for, as sin^2 x)
+        why = f"subtract {tex(lhs)} from both sides and swap them, so the {square} term stays "
+        why += "positive"
         op = "bring every term to one side"
         return Move("standard-form", op, why, "rewrite", sp.Eq(-diff, 0))
     why = f"subtract {tex(rhs)} from both sides"

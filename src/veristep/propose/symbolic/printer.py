@@ -190,7 +190,7 @@ def _teacher_factors(expr: sp.Mul) -> tuple[sp.Basic, list, list] | None:
     letters, brackets = [], []
     for factor in sp.Mul.make_args(rest):
         base, exp = factor.as_base_exp()
-        if base.is_Symbol:
+        if base.is_Symbol or _function_of_letter(base):
             letters.append(factor)
         elif isinstance(base, sp.Add) and exp.is_Integer and exp > 0:
             root = _linear_root(base)
@@ -199,10 +199,18 @@ def _teacher_factors(expr: sp.Mul) -> tuple[sp.Basic, list, list] | None:
             brackets.append((float(root), base, exp))
         else:
             return None
-    if len(brackets) < 2:
+    # One bracket beside a function factor still needs the teacher's order: the common factor
+    # first (\sin x (2 \cos x - 1)), as the cases it splits into are then ordered.
+    functions = [f for f in letters if not f.as_base_exp()[0].is_Symbol]
+    if len(brackets) < 2 and not (brackets and functions):
         return None
     brackets.sort(key=lambda b: b[0])
     return coeff, letters, [(base, exp) for _, base, exp in brackets]
+
+
+def _function_of_letter(base: sp.Basic) -> bool:
+    """``\\sin x``, ``\\cos x``, ``\\tan x``, ``e^x``: a factor a teacher writes like a letter."""
+    return isinstance(base, (sp.sin, sp.cos, sp.tan, sp.exp)) and base.args[0].is_Symbol
 
 
 class _DecimalPrinter(_StatePrinter):
