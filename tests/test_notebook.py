@@ -11,6 +11,7 @@ import pytest
 NOTEBOOK = Path(__file__).parent.parent / "docs" / "notebook.ipynb"
 
 
+@pytest.mark.coq
 def test_the_notebook_runs_and_shows_steps_and_tiers() -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
@@ -23,9 +24,18 @@ def test_the_notebook_runs_and_shows_steps_and_tiers() -> None:
     )
     client.execute()
     outputs = [cell["outputs"] for cell in notebook.cells if cell.cell_type == "code"]
-    right, wrong, grades = (out[-1]["data"] for out in outputs)
+    right, wrong, grades, review, search = (out[-1]["data"] for out in outputs)
     assert "grounded" in right["text/html"] and "$x + 1 = 3$" in right["text/html"]
     assert "refuted" in wrong["text/html"] and "-2" in wrong["text/html"]
     assert "refuted" in wrong["text/markdown"]
     assert "[('grounded', ['grounded']), ('refuted', ['refuted'])]" in grades["text/plain"]
-    assert "http" not in json.dumps([right, wrong])
+    # The review: its verdict, each step's state and tier, the failed check and its witness.
+    assert "review: rejected" in review["text/html"] and "✗ flawed" in review["text/html"]
+    assert (
+        "$5 \\cdot 4 = 21$" in review["text/html"] and "the left side is 20" in review["text/html"]
+    )
+    assert "✓ verified" in review["text/markdown"] and "grounded" in review["text/markdown"]
+    # The proof search: proved, by which phase, with the proof Coq accepted.
+    assert "proved add_zero by portfolio" in search["text/html"] and "Qed." in search["text/html"]
+    assert "proved add_zero" in search["text/markdown"]
+    assert "http" not in json.dumps([right, wrong, review, search])

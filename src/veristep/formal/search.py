@@ -76,6 +76,16 @@ class SearchResult:
     def to_json(self) -> dict[str, Any]:
         return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
 
+    def _repr_html_(self) -> str:  # a notebook shows the result, not a bare dataclass
+        from veristep.formal.search_display import to_html
+
+        return to_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from veristep.formal.search_display import to_markdown
+
+        return to_markdown(self)
+
 
 @dataclass
 class Node:

@@ -6,6 +6,7 @@ import html
 
 from veristep.animate.html import inline_math_assets
 from veristep.review.trace import ReviewTrace, State, StepRecord
+from veristep.review.trace_display import ordered_steps
 
 _STATE_MARK = {State.OPEN: "○ OPEN", State.VERIFIED: "✓ VERIFIED", State.FLAWED: "✗ FLAWED"}
 
@@ -13,7 +14,7 @@ _STATE_MARK = {State.OPEN: "○ OPEN", State.VERIFIED: "✓ VERIFIED", State.FLA
 def text_report(trace: ReviewTrace, width: int = 88) -> str:
     """The per-step states, tiers and elaborations, the ledger and the verdict, as plain text."""
     lines = [f"review: {trace.source}   (model: {trace.model or 'none'})"]
-    for step in _ordered(trace):
+    for step in ordered_steps(trace):
         lines.extend(_step_lines(step, width))
     lines.append("ledger:" + ("" if trace.ledger else " (empty)"))
     for entry in trace.ledger.values():
@@ -75,7 +76,7 @@ def _step_lines(step: StepRecord, width: int) -> list[str]:
 def html_report(trace: ReviewTrace) -> str:
     """A single HTML file (no external assets) with the same content as the text report."""
     rows = []
-    for step in _ordered(trace):
+    for step in ordered_steps(trace):
         detail = []
         for check in step.machine.checks if step.machine else []:
             detail.append(f"{check.tier.icon} {_tex(check.latex)} — {_prose(check.reason)}")
@@ -118,21 +119,6 @@ def html_report(trace: ReviewTrace) -> str:
         errors="".join(f'<p class="model-error">{_e(x)}</p>' for x in model_error_lines(trace)),
         assets=inline_math_assets(),
     )
-
-
-def _ordered(trace: ReviewTrace) -> list[StepRecord]:
-    out: list[StepRecord] = []
-
-    def visit(sid: str) -> None:
-        step = trace.steps[sid]
-        out.append(step)
-        for child in step.children:
-            if child in trace.steps:
-                visit(child)
-
-    for sid in trace.order:
-        visit(sid)
-    return out
 
 
 def _e(text: str) -> str:

@@ -151,6 +151,16 @@ class ReviewTrace:
     def tokens(self) -> int:
         return sum(c.tokens for c in self.calls)
 
+    def _repr_html_(self) -> str:  # a notebook shows the review, not a bare dataclass
+        from veristep.review.trace_display import to_html
+
+        return to_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from veristep.review.trace_display import to_markdown
+
+        return to_markdown(self)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "source": self.source,
