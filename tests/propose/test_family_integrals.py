@@ -35,3 +35,41 @@ def test_definite_integral_shows_the_evaluation_at_the_bounds():
                                               "simplify"]  # fmt: skip
     assert r"\cos{\left(\pi \right)}" in d.states[1].latex
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_substitution_first_writes_the_inner_derivative_beside_the_integrand():
+    d = derive(r"\int \cos(3x) \, dx", r"\frac{\sin(3x)}{3} + C")
+    assert [s.operation for s in d.steps] == [
+        "write the integrand with the derivative of $3 x$ beside it",
+        "integrate by the substitution $u = 3 x$, and add the constant of integration",
+    ]
+    # the constant that makes u' = 3 appear is balanced outside the integral
+    assert (
+        d.states[1].latex
+        == r"\frac{1}{3} \int \cos{\left(3 x \right)} \frac{d}{dx}\left(3 x\right)\, dx"
+    )
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_substitution_keeps_the_constant_that_is_the_inner_derivative():
+    # 2x is the derivative of x^2 + 1: no "take the constant 2 out" before the substitution
+    d = derive(r"\int 2x (x^2 + 1)^3 \, dx", r"\frac{(x^2 + 1)^4}{4} + C")
+    assert (
+        d.states[1].latex
+        == r"\int \left(x^{2} + 1\right)^{3} \frac{d}{dx}\left(x^{2} + 1\right)\, dx"
+    )
+    assert len(d.steps) == 2 and all(s.tier is Tier.GROUNDED for s in d.steps)
+    assert d.endpoint.reached
+
+
+def test_the_substitution_whose_answer_has_the_target_form_is_chosen():
+    # u = cos x would give -cos^2 x / 2, which differs from the target by a constant
+    d = derive(r"\int \sin x \cos x \, dx", r"\frac{\sin^2 x}{2} + C")
+    assert "$u = \\sin{\\left(x \\right)}$" in d.steps[-1].operation
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_the_plainest_integral_in_u_is_chosen():
+    d = derive(r"\int \frac{(\ln x)^2}{x} \, dx", r"\frac{(\ln x)^3}{3} + C")
+    assert "$u = \\ln{\\left(x \\right)}$" in d.steps[-1].operation
+    assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
