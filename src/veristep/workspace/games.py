@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from veristep.core.errors import InputError
@@ -55,16 +56,27 @@ class Exercise:
                    list(data.get("rejected") or []), data.get("step"))  # fmt: skip
 
 
+class Outcome(StrEnum):
+    """How an answer fared (str-valued: the page's JSON keeps these words)."""
+
+    RIGHT = "right"
+    RIGHT_BUT_DIFFERENT = "right-but-different"  # correct, but not the expected line
+    INCOMPLETE = "incomplete"  # a solution lost
+    WRONG = "wrong"
+    UNDECIDED = "undecided"  # no check could decide: nothing is scored
+    UNREADABLE = "unreadable"  # not an answer yet: asked again
+
+
 @dataclass(frozen=True)
 class Feedback:
-    outcome: str  # right · right-but-different · incomplete · wrong · undecided · unreadable
+    outcome: Outcome
     tier: str
     reason: str
     witness: Any = None
 
     @property
     def counts(self) -> bool:
-        return self.outcome in ("right", "right-but-different")
+        return self.outcome in (Outcome.RIGHT, Outcome.RIGHT_BUT_DIFFERENT)
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "counts": self.counts}
@@ -152,19 +164,20 @@ def grade_answer(exercise: Exercise, answer: str, settings: Settings | None = No
     typed = parse_state(answer, settings)
     if typed.graph is None:
         # Not an answer yet: the learner is asked again, and nothing is scored.
-        return Feedback("unreadable", "unchecked", f"that could not be read: {typed.error}")
+        return Feedback(Outcome.UNREADABLE, "unchecked", f"that could not be read: {typed.error}")
     verdict = _judge(a, answer, Context(settings=settings))
     tier = verdict.tier.name_lower
     if verdict.tier is Tier.REFUTED:
-        return Feedback("wrong", tier, verdict.reason, verdict.witness)
+        return Feedback(Outcome.WRONG, tier, verdict.reason, verdict.witness)
     if verdict.relation is Relation.NARROWS:
-        return Feedback("incomplete", tier, verdict.reason, verdict.witness)
+        return Feedback(Outcome.INCOMPLETE, tier, verdict.reason, verdict.witness)
     if verdict.tier < Tier.VERIFIED:
-        return Feedback("undecided", tier, verdict.reason, verdict.witness)
+        return Feedback(Outcome.UNDECIDED, tier, verdict.reason, verdict.witness)
     mine, expected = parse_state(answer, settings), parse_state(exercise.expected, settings)
     same = mine.graph is not None and expected.graph is not None
     same = same and _canonical(mine.graph.root) == _canonical(expected.graph.root)
-    return Feedback("right" if same else "right-but-different", tier, verdict.reason)
+    outcome = Outcome.RIGHT if same else Outcome.RIGHT_BUT_DIFFERENT
+    return Feedback(outcome, tier, verdict.reason)
 
 
 def _canonical(node: Any) -> tuple[Any, ...]:
@@ -181,8 +194,8 @@ def choose(exercise: Exercise, index: int) -> Feedback:
         raise InputError(f"no choice {index}; there are {len(exercise.choices)}")
     choice = exercise.choices[index]
     if choice.correct:
-        return Feedback("right", "expected", "this is the derivation's next step")
-    outcome = "incomplete" if choice.tier == "plausible" else "wrong"
+        return Feedback(Outcome.RIGHT, "expected", "this is the derivation's next step")
+    outcome = Outcome.INCOMPLETE if choice.tier == "plausible" else Outcome.WRONG
     return Feedback(outcome, choice.tier or "refuted", choice.reason, choice.witness)
 
 
