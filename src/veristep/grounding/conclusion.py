@@ -136,7 +136,7 @@ def compare_conclusion(start: Basic, last: Basic) -> tuple[str, Any] | None:
     One unknown: exact real solution sets (values substituted back as written). Several: each
     point the conclusion names (finitely many) substituted into the start.
     """
-    from veristep.grounding.solving import compare_sets, holds, real_solution_set
+    from veristep.grounding.solving import SetChange, compare_sets, holds, real_solution_set
     from veristep.grounding.statements import symbols_of
     from veristep.grounding.witness import sides_at
 
@@ -144,14 +144,14 @@ def compare_conclusion(start: Basic, last: Basic) -> tuple[str, Any] | None:
     if len(syms) == 1:
         var = syms[0]
         tag, first, lost = compare_sets(real_solution_set(start, var), real_solution_set(last, var))
-        if tag in ("new", "widens"):
+        if tag in (SetChange.NEW, SetChange.WIDENS):
             wrong = [v for v in first if holds(start, var, v) is False]
             if not wrong:
                 return None
             return ("wrong", {var.name: str(wrong[0])}, sides_at(start, var, wrong[0]))
-        if tag == "narrows":
+        if tag == SetChange.NARROWS:
             return ("lost", {var.name: str(lost[0])}) if lost else None
-        if tag == "empty":
+        if tag == SetChange.EMPTY:
             return ("lost", {var.name: str(first)})
         return None
     return _points_against_start(start, last, syms)

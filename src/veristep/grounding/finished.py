@@ -100,22 +100,22 @@ def _substitute(start: Basic, last: Basic) -> dict[str, Any] | None:
     exact solution sets are compared too (``complete``: no solution of the start is lost)."""
     from sympy import sstr
 
-    from veristep.grounding.solving import compare_sets, holds, real_solution_set
+    from veristep.grounding.solving import SetChange, compare_sets, holds, real_solution_set
     from veristep.grounding.statements import symbols_of
 
     syms = symbols_of(start, last)
     if len(syms) == 1:
         var = syms[0]
         tag, _, _ = compare_sets(real_solution_set(start, var), real_solution_set(last, var))
-        if tag == "undecided":
+        if tag == SetChange.UNDECIDED:
             return None
         values = [] if last is false else _values(last, var)
         checks = [holds(start, var, v) for v in values] if values is not None else []
         if None in checks:
             return None
         points = [{var.name: sstr(v)} for v in values or []]
-        admitted_ok = tag in ("equal", "narrows", "empty") and all(checks)
-        return {"holds": admitted_ok, "complete": tag == "equal", "points": points}
+        admitted_ok = tag in (SetChange.EQUAL, SetChange.NARROWS, SetChange.EMPTY) and all(checks)
+        return {"holds": admitted_ok, "complete": tag == SetChange.EQUAL, "points": points}
     return _points_hold(start, last, syms)
 
 

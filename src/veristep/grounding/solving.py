@@ -7,14 +7,18 @@ related; periodic families (``ImageSet``) and unsolved ones (``ConditionSet``) a
 >>> x = symbols("x", real=True)
 >>> real_solution_set(Or(Eq(x, 2), Eq(x, -2)), x)
 {-2, 2}
->>> compare_sets(real_solution_set(Eq(x**2, 4), x), real_solution_set(Eq(x, 2), x))
+>>> two_roots = real_solution_set(Eq(x**2, 4), x)
+>>> change, kept, lost = compare_sets(two_roots, real_solution_set(Eq(x, 2), x))
+>>> change.value, kept, lost
 ('narrows', [2], [-2])
->>> compare_sets(real_solution_set(Eq(x**2, 4), x), real_solution_set(Eq(x, 7), x))
-('new', [7], None)
+>>> change, new, _ = compare_sets(two_roots, real_solution_set(Eq(x, 7), x))
+>>> change.value, new
+('new', [7])
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from sympy import (
@@ -192,31 +196,40 @@ def comparable(s: Set) -> bool:
     return False
 
 
-def compare_sets(a: Set, b: Set) -> tuple[str, Any, Any]:
-    """Relate the previous set ``a`` to the next set ``b``.
+class SetChange(StrEnum):
+    """How the next solution set relates to the previous one (:func:`compare_sets`)."""
 
-    ('equal'|'narrows'|'widens'|'empty'|'new'|'undecided', detail, detail): narrows carries the
-    kept and lost values, widens the extra values, new the values of ``b`` outside ``a``, empty a
-    value of ``a``.
-    """
+    EQUAL = "equal"
+    NARROWS = "narrows"  # details: the kept values, the lost values
+    WIDENS = "widens"  # detail: the extra values
+    EMPTY = "empty"  # nothing left; detail: a value of the previous set
+    NEW = "new"  # detail: the values of the next set outside the previous one
+    UNDECIDED = "undecided"
+    # Refinements the solution-set check makes (checks.solution_set):
+    NARROWS_ALL = "narrows-all"  # narrows a finite set: the kept and lost values are all of it
+    WIDENS_FROM_NOTHING = "widens-from-nothing"  # the previous set was empty
+
+
+def compare_sets(a: Set, b: Set) -> tuple[SetChange, Any, Any]:
+    """Relate the previous set ``a`` to the next set ``b``: the change and its two details."""
     if a == b:
-        return ("equal", None, None)
+        return (SetChange.EQUAL, None, None)
     if not (comparable(a) and comparable(b)):
-        return ("undecided", None, None)
+        return (SetChange.UNDECIDED, None, None)
     if isinstance(a, FiniteSet) and isinstance(b, FiniteSet):
         b = _align(a, b)
         if b is None:
-            return ("undecided", None, None)
+            return (SetChange.UNDECIDED, None, None)
     extra, lost = Complement(b, a), Complement(a, b)
     if extra is EmptySet and lost is EmptySet:
-        return ("equal", None, None)
+        return (SetChange.EQUAL, None, None)
     if b is EmptySet:
-        return ("empty", representative(a), None)
+        return (SetChange.EMPTY, representative(a), None)
     if extra is EmptySet:
-        return ("narrows", describe(b), describe(lost))
+        return (SetChange.NARROWS, describe(b), describe(lost))
     if lost is EmptySet:
-        return ("widens", describe(extra), None)
-    return ("new", describe(extra), None)
+        return (SetChange.WIDENS, describe(extra), None)
+    return (SetChange.NEW, describe(extra), None)
 
 
 def _align(a: FiniteSet, b: FiniteSet) -> FiniteSet | None:

@@ -29,7 +29,7 @@ from sympy import Basic, FiniteSet, S, Symbol
 from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
-from veristep.grounding.solving import compare_sets, holds, real_solution_set
+from veristep.grounding.solving import SetChange, compare_sets, holds, real_solution_set
 from veristep.grounding.statements import is_statement, symbols_of
 from veristep.grounding.witness import show, sides_at
 
@@ -50,17 +50,17 @@ def solution_set(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     return replace(decision, facts=_facts(out.value, var))
 
 
-def _facts(result: tuple[str, Any, Any], var: Symbol) -> dict[str, Any] | None:
+def _facts(result: tuple[SetChange, Any, Any], var: Symbol) -> dict[str, Any] | None:
     """The values behind the decision as data (the learner view words them)."""
     tag, first, second = result
-    if tag in ("narrows", "narrows-all"):
+    if tag in (SetChange.NARROWS, SetChange.NARROWS_ALL):
         facts = {"var": var.name, "kept": list(first), "lost": list(second)}
-        return {**facts, "all": tag == "narrows-all"}
-    if tag in ("widens", "widens-from-nothing"):
+        return {**facts, "all": tag == SetChange.NARROWS_ALL}
+    if tag in (SetChange.WIDENS, SetChange.WIDENS_FROM_NOTHING):
         return {"var": var.name, "added": list(first)}
-    if tag == "empty":
+    if tag == SetChange.EMPTY:
         return {"var": var.name, "lost": [first]}
-    if tag == "new":
+    if tag == SetChange.NEW:
         out: dict[str, Any] = {"var": var.name, "wrong": list(first)}
         if second:
             out["sides"] = second  # the previous state's sides at the first wrong value
@@ -68,19 +68,19 @@ def _facts(result: tuple[str, Any, Any], var: Symbol) -> dict[str, Any] | None:
     return None
 
 
-def _decide(result: tuple[str, Any, Any], var: Symbol) -> Decision | None:
+def _decide(result: tuple[SetChange, Any, Any], var: Symbol) -> Decision | None:
     tag, first, second = result
-    if tag == "equal":
+    if tag == SetChange.EQUAL:
         return Decision.grounded(Relation.EQUIVALENT, "the same real solution set")
-    if tag in ("narrows", "narrows-all"):
+    if tag in (SetChange.NARROWS, SetChange.NARROWS_ALL):
         return Decision.grounded(
             Relation.NARROWS, f"narrows: keeps {_vals(first)}, loses {show(second)}"
         )
-    if tag == "widens":
+    if tag == SetChange.WIDENS:
         verb = "does" if len(first) == 1 else "do"
         reason = f"widens: adds {show(first)}, which {verb} not solve the previous step"
         return Decision(Relation.WIDENS, Tier.GROUNDED, reason, list(first))
-    if tag == "widens-from-nothing":
+    if tag == SetChange.WIDENS_FROM_NOTHING:
         # Every value this step admits is extraneous: no answer can come out of it. Honest as a
         # widening, but nothing a reader should build on.
         reason = (
@@ -88,10 +88,10 @@ def _decide(result: tuple[str, Any, Any], var: Symbol) -> Decision | None:
             "which cannot solve it"
         )
         return Decision(Relation.WIDENS, Tier.PLAUSIBLE, reason, list(first))
-    if tag == "empty":
+    if tag == SetChange.EMPTY:
         reason = f"the next step has no real solution, but {var.name} = {first} solves the previous"
         return Decision.refuted(reason, [first])
-    if tag == "new":
+    if tag == SetChange.NEW:
         reason = f"introduces value(s) that do not solve the previous step: {show(first)}"
         return Decision.refuted(reason, list(first))
     return None
@@ -101,28 +101,28 @@ def _vals(values: list[Any]) -> str:
     return show(values) if values else "nothing"
 
 
-def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any, Any]:
+def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[SetChange, Any, Any]:
     """CAS task: solve both, compare, and confirm any refuting witness by substitution."""
     a, b = real_solution_set(prev, var), real_solution_set(nxt, var)
     tag, first, second = compare_sets(a, b)
-    if tag == "undecided":
+    if tag == SetChange.UNDECIDED:
         return periodic(a, b, prev, nxt, var)
-    if tag == "widens" and a == S.EmptySet:
-        tag = "widens-from-nothing"
-    if tag == "narrows" and isinstance(a, FiniteSet):
+    if tag == SetChange.WIDENS and a == S.EmptySet:
+        tag = SetChange.WIDENS_FROM_NOTHING
+    if tag == SetChange.NARROWS and isinstance(a, FiniteSet):
         # Finitely many solutions, so the kept and the lost values are all of them: a reader
         # may be told to keep every case (never said of an interval or a periodic family).
-        tag = "narrows-all"
-    if tag == "new" and not all(holds(prev, var, v) is False for v in first):
-        return ("undecided", None, None)
-    if tag == "new":
+        tag = SetChange.NARROWS_ALL
+    if tag == SetChange.NEW and not all(holds(prev, var, v) is False for v in first):
+        return (SetChange.UNDECIDED, None, None)
+    if tag == SetChange.NEW:
         return (tag, first, sides_at(prev, var, next(iter(first))))
-    if tag == "empty" and (first is None or holds(prev, var, first) is not True):
-        return ("undecided", None, None)
+    if tag == SetChange.EMPTY and (first is None or holds(prev, var, first) is not True):
+        return (SetChange.UNDECIDED, None, None)
     return (tag, first, second)
 
 
-def periodic(a: Any, b: Any, prev: Basic, nxt: Basic, var: Symbol) -> tuple[str, Any, Any]:
+def periodic(a: Any, b: Any, prev: Basic, nxt: Basic, var: Symbol) -> tuple[SetChange, Any, Any]:
     """A periodic family on one side and finitely many values on the other (``sin x = 0`` and
     ``x = 0``): decided by substituting the finite values and members of the family — each
     reported value re-checked in both states as written.
@@ -137,15 +137,15 @@ def periodic(a: Any, b: Any, prev: Basic, nxt: Basic, var: Symbol) -> tuple[str,
             m for m in members(a) if holds(prev, var, m) is True and holds(nxt, var, m) is False
         ]
         if outside and lost:
-            return ("new", outside[:5], None)
+            return (SetChange.NEW, outside[:5], None)
         if lost and all(holds(prev, var, v) is True for v in b):
-            return ("narrows", sorted(b, key=float), lost[:1])
+            return (SetChange.NARROWS, sorted(b, key=float), lost[:1])
     if isinstance(a, FiniteSet) and comparable(a) and members(b):
         added = [
             m for m in members(b) if holds(nxt, var, m) is True and holds(prev, var, m) is False
         ]
         if added and all(holds(nxt, var, v) is True for v in a):
-            return ("widens", added[:1], None)
+            return (SetChange.WIDENS, added[:1], None)
     if members(a) and members(b) and not (isinstance(a, FiniteSet) or isinstance(b, FiniteSet)):
         # Two infinite families (sin x = 1/2 against sin x = −1/2): the sets are not compared,
         # but a member of each side that fails the other refutes the step in both directions.
@@ -156,5 +156,5 @@ def periodic(a: Any, b: Any, prev: Basic, nxt: Basic, var: Symbol) -> tuple[str,
             m for m in members(a) if holds(prev, var, m) is True and holds(nxt, var, m) is False
         ]
         if added and lost:
-            return ("new", added[:1], None)
-    return ("undecided", None, None)
+            return (SetChange.NEW, added[:1], None)
+    return (SetChange.UNDECIDED, None, None)
