@@ -340,6 +340,15 @@ def test_a_system_is_two_curves_that_meet_where_both_hold_and_follow_the_animati
     # state (the one being drawn in).
     page.evaluate("P = document.querySelector('.vs-mount').veristep; P.pause(); P.seek(1.5)")
     assert plot.get_attribute("data-shows-frame") == "2"
+    # On a phone the plot comes below the stage; on a wide screen it sits beside it.
+    stage = page.locator(".vs-stage-wrap")
+    assert plot.bounding_box()["y"] > stage.bounding_box()["y"] + stage.bounding_box()["height"]
+    page.set_viewport_size({"width": 1280, "height": 900})
+    beside = ("() => document.querySelector('.vs-plot').getBoundingClientRect().x >"
+              " document.querySelector('.vs-stage-wrap')"
+              ".getBoundingClientRect().right")  # fmt: skip
+    page.wait_for_function(beside)
+    assert plot.bounding_box()["y"] < stage.bounding_box()["y"] + stage.bounding_box()["height"]
     assert errors == []
     context.close()
 

@@ -772,5 +772,6 @@ PLAY_HTML = """
    the plots, the badges, the verdict and warnings that may quote them, the controls that step) */
 .pl-predict .vs-steps-view, .pl-predict .vs-plots, .pl-predict .vs-badges,
 .pl-predict .vs-verdict, .pl-predict .vs-warnings, .pl-predict .vs-controls,
-.pl-predict .vs-reason { display: none; }</style>
+.pl-predict .vs-reason { display: none; }
+.pl-predict.vs-plot-beside { display: block; }</style>
 """

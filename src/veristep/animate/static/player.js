@@ -426,6 +426,10 @@
     this.root.appendChild(this.reason);
     this.root.appendChild(legend());
     this.root.appendChild(this.buildPlots());
+    // The plot that follows the animation sits beside the stage where there is room (CSS).
+    this.root.classList.toggle("vs-plot-beside", (this.plotCharts || []).some(function (c) {
+      return c.spec.kind === "states";
+    }));
     this.root.appendChild(this.buildSteps());
     window.addEventListener("resize", function () {
       if (!self.transition) self.fit();
