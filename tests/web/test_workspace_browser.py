@@ -91,15 +91,12 @@ def test_conversational_cas_undo_and_a_targeted_operation(page, server, artifact
 
 def test_a_teacher_builds_saves_reopens_exports_and_plays_a_page(page, server, artifacts) -> None:
     """Text, a plot, a derivation and an exercise, from the home page by links alone."""
-    from veristep.workspace.session import Workspace
-
-    ws = Workspace("2x + 3 = 7")  # a derivation in the gallery to pick (the teacher's earlier work)
-    ws.apply("subtract 3 from both sides")
-    body = {"derivation": ws.derivation().to_json(), "title": "Linear"}
-    saved = page.request.post(server + "/api/derivations", data=body)
-    assert saved.ok, saved.text()
-
     page.goto(server + "/")
+    # The derivation to show: derived on the home page, which keeps it in the gallery.
+    page.fill("#start", "2x + 3 = 7")
+    page.fill("#target", "")
+    page.click("#derive-submit")
+    page.wait_for_selector("#derive-answer:not([hidden])", timeout=SLOW)
     page.get_by_role("link", name="Pages", exact=True).click()
     page.click("#pg-new")
     page.fill("#pg-title", "Linear equations")
@@ -116,7 +113,8 @@ def test_a_teacher_builds_saves_reopens_exports_and_plays_a_page(page, server, a
     assert "pg-bad" in plot.get_attribute("class")
     plot.locator("input").first.fill("2x + 3")
     page.wait_for_selector(".pg-plot-preview svg polyline", timeout=SLOW)
-    page.select_option("#pg-derivation", label="Linear")
+    page.wait_for_selector("#pg-derivation option:text-is('2x + 3 = 7')", state="attached")
+    page.select_option("#pg-derivation", label="2x + 3 = 7")
     page.click("#pg-add-derivation")
     page.wait_for_selector(".pg-block[data-kind=derivation] .pg-states .katex")
     page.click("[data-add=exercise]")
