@@ -15,6 +15,12 @@ from veristep.core.batch_task import RETRIES, Result, Task, TaskFn, guarded
 from veristep.core.errors import InputError
 
 
+def cluster_address() -> str | None:
+    """The Ray cluster to join: ``RAY_ADDRESS``, the variable Ray itself reads, or None. The one
+    place veristep reads it (ALPS also takes it as a request to run on Ray)."""
+    return os.environ.get("RAY_ADDRESS") or None
+
+
 class RayBackend:
     name = "ray"
 
@@ -29,7 +35,7 @@ class RayBackend:
             ) from None
         self._ray = ray
         self._retries = retries
-        address = address or os.environ.get("RAY_ADDRESS")  # a cluster takes no num_cpus
+        address = address or cluster_address()  # a cluster takes no num_cpus
         self._started = not ray.is_initialized()
         if self._started:
             if address:
