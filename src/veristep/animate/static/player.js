@@ -980,7 +980,8 @@
   }
 
   /* uPlot's own drag-to-select zoom is off: a drag pans, through plots.js, like every plot. */
-  var CURSOR = { drag: { x: false, y: false, setScale: false } };
+  // uPlot keeps the options object it is given: a fresh one for each chart.
+  function cursor() { return { drag: { x: false, y: false, setScale: false } }; }
 
   /* Calculus: f with its derivative (central differences) and the claimed right side, or f
      with the area between the bounds shaded. */
@@ -997,7 +998,7 @@
     var series = [{ label: v }, { label: "f(" + v + ")", stroke: "#2f5fd0", width: 2 }];
     var data = [xs, xs.map(function (x) { return finite(f(x)); })];
     var opts = { width: width, height: 240, scales: { x: { time: false } }, axes: [{ label: v }, {}],
-                 legend: { live: false }, cursor: CURSOR };
+                 legend: { live: false }, cursor: cursor() };
     var traced = [{ label: "f(" + v + ")", ys: data[1] }];
     if (spec.kind === "derivative") {
       var h = 1e-4;
@@ -1070,7 +1071,7 @@
       scales: { x: { time: false } },
       axes: [{ label: v }, {}],
       legend: { show: true, live: false },  // labels only: no "--" values before a hover
-      cursor: CURSOR,
+      cursor: cursor(),
       series: [
         { label: v },
         { label: label1, stroke: "#2f5fd0", width: 2 },
