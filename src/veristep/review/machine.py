@@ -319,8 +319,7 @@ def judge_universal(claim: Universal, settings: Settings) -> LinkCheck:
     result = run.value
     if result.status == "counterexample":
         return LinkCheck(latex, Tier.REFUTED, "small_cases", "counterexample", result.witness)
-    reason = result.reason if result.status == "undecided" else f"{result.reason}"
-    return LinkCheck(latex, Tier.PLAUSIBLE, "small_cases", reason)
+    return LinkCheck(latex, Tier.PLAUSIBLE, "small_cases", result.reason)  # agreement is evidence
 
 
 def judge_instance(instance: Instance, settings: Settings) -> LinkCheck:
