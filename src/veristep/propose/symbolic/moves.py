@@ -15,7 +15,9 @@ import sympy as sp
 
 @dataclass(frozen=True)
 class Move:
-    name: str  # a stable identifier of the kind of move, used to ban it after a failed grounding
+    # A stable identifier of the kind of move, used to ban it after a failed grounding; every
+    # name is in the catalogue (symbolic/catalogue.py), with a problem on which it is offered.
+    name: str
     operation: str
     justification: str
     change_type: str
