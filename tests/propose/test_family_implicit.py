@@ -22,6 +22,8 @@ def test_implicit_differentiation_of_a_quadratic_relation_line_by_line():
     assert "chain rule on $y^{2}$" in first.justification
     assert "product rule on $x y$" in first.justification
     assert d.states[1].latex == rf"x {DY} + 2 y {DY} + 2 x + y = 0"
+    # the factored line as written by hand: the bracket, then dy/dx
+    assert d.states[3].latex == rf"\left(x + 2 y\right) {DY} = - 2 x - y"
     # differentiating is a consequence (verified); the algebra after it is grounded, and the
     # division names the coefficient it assumes non-zero
     assert first.relation is Relation.WIDENS and first.tier is Tier.VERIFIED
@@ -42,5 +44,6 @@ def test_a_cubic_relation_gathers_the_slope_terms_on_one_side():
     d = derive("x^3 + y^3 = 6xy", rf"{DY} = \frac{{2y - x^2}}{{y^2 - 2x}}")
     assert d.steps[0].operation == "differentiate both sides with respect to $x$"
     assert d.states[1].latex == rf"3 y^{{2}} {DY} + 3 x^{{2}} = 6 x {DY} + 6 y"
-    assert any("factor" in s.operation for s in d.steps)
+    # the common factor 3 taken out with the terms' own signs, never -3(2x - y^2)
+    assert rf"3 \left(y^{{2}} - 2 x\right) {DY} = - 3 x^{{2}} + 6 y" in [t.latex for t in d.states]
     assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached

@@ -102,6 +102,10 @@ def linear_moves(state: sp.Eq, p: Problem) -> list[Move]:
     if const_left != 0:
         return [_add_both(state, const_left, "isolate the term with the unknown")]
     coeff = sp.factor(sp.simplify(lhs / x))
+    if coeff.as_coeff_Mul()[0].is_negative:
+        # factor() makes the first letter's coefficient positive (3y^2 - 6x as -3(2x - y^2)):
+        # keep the signs the terms were written with, only the common factor taken out.
+        coeff = sp.factor_terms(sp.expand(lhs / x))
     if len(sp.Add.make_args(lhs)) > 1 and coeff.free_symbols and not coeff.has(x):
         # a x − c x = d − b: a teacher writes (a − c) x first, then divides by the bracket
         new = sp.Eq(sp.Mul(x, coeff), rhs)

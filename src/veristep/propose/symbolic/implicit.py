@@ -22,12 +22,13 @@ from veristep.propose.symbolic.moves import Move, math, tex
 
 
 class Slope(sp.Symbol):
-    """dy/dx as the planner's unknown: a letter that prints as ``\\frac{dy}{dx}`` and sorts
-    among the letters after them (``x \\frac{dy}{dx}``, as written by hand)."""
+    """dy/dx as the planner's unknown: a letter that prints as ``\\frac{dy}{dx}`` and stands
+    last in a product, after the letters and brackets (``(x + 2y) \\frac{dy}{dx}``, as written
+    by hand)."""
 
     @classmethod
     def class_key(cls) -> tuple[int, int, str]:
-        return sp.Symbol.class_key()
+        return (5, 0, "Symbol")  # after Symbol (2), Pow and Add (3) in SymPy's canonical order
 
     def sort_key(self, order: object = None) -> tuple:
         # After every letter: named "dy/dx" it would sort before x.
