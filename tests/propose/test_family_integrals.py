@@ -73,3 +73,12 @@ def test_the_plainest_integral_in_u_is_chosen():
     d = derive(r"\int \frac{(\ln x)^2}{x} \, dx", r"\frac{(\ln x)^3}{3} + C")
     assert "$u = \\ln{\\left(x \\right)}$" in d.steps[-1].operation
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_an_exponential_of_a_function_is_integrated_by_substitution_not_dropped():
+    # e^{sin x}: its argument has no degree in x, which once made the parts rule raise and the
+    # planner offer no move at all
+    d = derive(r"\int e^{\sin x} \cos x \, dx", r"e^{\sin x} + C")
+    assert "$u = \\sin{\\left(x \\right)}$" in d.steps[-1].operation
+    assert len(d.steps) == 2 and all(s.tier is Tier.GROUNDED for s in d.steps)
+    assert d.endpoint.reached

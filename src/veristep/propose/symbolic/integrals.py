@@ -223,8 +223,9 @@ def _liate(f: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic] | None:
     logs = [g for g in factors if isinstance(g, sp.log) and g.args[0] == x]
     powers = [g for g in factors if g == x or (isinstance(g, sp.Pow) and g.base == x
                                                and g.exp.is_Integer and g.exp > 0)]  # fmt: skip
+    # e^{sin x} is no LIATE factor (and its argument has no degree): only a linear argument.
     others = [g for g in factors if isinstance(g, sp.exp | sp.sin | sp.cos)
-              and sp.degree(g.args[0], x) == 1]  # fmt: skip
+              and g.args[0].is_polynomial(x) and sp.degree(g.args[0], x) == 1]  # fmt: skip
     if logs and powers and len(factors) == 2:
         return logs[0], powers[0]
     if powers and others and len(factors) == 2:
