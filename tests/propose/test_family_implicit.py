@@ -45,5 +45,5 @@ def test_a_cubic_relation_gathers_the_slope_terms_on_one_side():
     assert d.steps[0].operation == "differentiate both sides with respect to $x$"
     assert d.states[1].latex == rf"3 y^{{2}} {DY} + 3 x^{{2}} = 6 x {DY} + 6 y"
     # the common factor 3 taken out with the terms' own signs, never -3(2x - y^2)
-    assert rf"3 \left(y^{{2}} - 2 x\right) {DY} = - 3 x^{{2}} + 6 y" in [t.latex for t in d.states]
+    assert rf"3 \left(y^{{2}} - 2 x\right) {DY} = 6 y - 3 x^{{2}}" in [t.latex for t in d.states]
     assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached

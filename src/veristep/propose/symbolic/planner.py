@@ -45,7 +45,7 @@ from veristep.propose.symbolic.limits import has_pending_limit, limit_moves
 from veristep.propose.symbolic.logs import log_law_moves
 from veristep.propose.symbolic.moves import Move, Problem, pick_var, state_key
 from veristep.propose.symbolic.periodic import is_family, periodic_moves
-from veristep.propose.symbolic.printer import to_latex
+from veristep.propose.symbolic.printer import Lines, to_latex
 from veristep.propose.symbolic.special_equations import (
     candidate_check_moves,
     confirm_candidates_move,
@@ -96,6 +96,7 @@ def plan(
     decimals: bool = False,
     goal: str | None = None,
     var: sp.Symbol | None = None,
+    start_written: sp.Basic | None = None,
 ) -> Plan:
     """Search for a chain of moves from ``start`` to ``target`` (SymPy objects); ``decimals``
     when the start was written in decimals. A goal-only task passes ``target=None`` and a shape
@@ -118,7 +119,7 @@ def plan(
         nodes += 1
         verdict = _arrived(node.state, p)
         if verdict == "exact":
-            return _finish(node.path, p, began, nodes, exact=True)
+            return _finish(node.path, p, began, nodes, exact=True, written=start_written)
         if verdict == "equal" and (best_equal is None or p.wants_pm):
             # For the ± form the later equal state (roots over one denominator) reads better.
             best_equal = node
@@ -140,11 +141,11 @@ def plan(
                 seen.add(key)
             heapq.heappush(frontier, _Node(priority, next(counter), move.state, path))
     if best_equal is not None:
-        return _finish(best_equal.path, p, began, nodes, exact=False)
+        return _finish(best_equal.path, p, began, nodes, exact=False, written=start_written)
     why = "ran out of time" if time.monotonic() - began >= budget_s else "no move sequence found"
     aim = "target" if p.goal is None else f"finished form ({p.goal})"
     message = f"{aim} not reached: {why} after {nodes} states; shown is the furthest progress"
-    return Plan(_steps(start, deepest.path), False, message, nodes, _ms(began))
+    return Plan(_steps(start, deepest.path, start_written), False, message, nodes, _ms(began))
 
 
 def _progress(node: _Node, p: Problem) -> tuple[int, int]:
@@ -363,9 +364,17 @@ def _priority(move: Move, path: tuple[Move, ...], p: Problem) -> float:
     return len(path) + gap / (10.0 + gap)
 
 
-def _finish(path: tuple[Move, ...], p: Problem, began: float, nodes: int, *, exact: bool) -> Plan:
+def _finish(
+    path: tuple[Move, ...],
+    p: Problem,
+    began: float,
+    nodes: int,
+    *,
+    exact: bool,
+    written: sp.Basic | None = None,
+) -> Plan:
     path = _with_confirmation(path, p)
-    steps = _steps(p.start, path)
+    steps = _steps(p.start, path, written)
     if exact and steps and p.target_latex and _same_as_target(path[-1].state, p):
         # The same statement as the target: write it exactly as the target is written, so the
         # derivation ends at the target as written (not at SymPy's printing of it).
@@ -406,12 +415,19 @@ def _with_confirmation(path: tuple[Move, ...], p: Problem) -> tuple[Move, ...]:
     return (*path, check) if check is not None else path
 
 
-def _steps(start: sp.Basic, path: tuple[Move, ...]) -> list[PlannedStep]:
+def _steps(
+    start: sp.Basic, path: tuple[Move, ...], written: sp.Basic | None = None
+) -> list[PlannedStep]:
+    """The moves as lines; each line keeps the order of terms of the line before, the first
+    the order the start was written in (``written``: the start converted unevaluated)."""
     out, prev = [], start
+    lines = Lines()
+    lines.start(start, written)
     for move in path:
         for operation, why, shown in move.before:
             out.append(PlannedStep(move.name, operation, why, "rewrite", shown, state_key(prev)))
-        latex = move.latex or to_latex(move.state)
+        printed = lines.line(move.state)
+        latex = move.latex or printed
         out.append(
             PlannedStep(
                 move.name,

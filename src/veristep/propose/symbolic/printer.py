@@ -24,8 +24,9 @@ from sympy.printing.latex import LatexPrinter
 
 
 class _StatePrinter(LatexPrinter):
-    def __init__(self) -> None:
+    def __init__(self, carried: dict[sp.Basic, list[sp.Basic]] | None = None) -> None:
         super().__init__({"ln_notation": True})
+        self._carried = carried or {}  # sums printed in the previous line's order of terms
 
     def _print_Derivative(self, expr: sp.Derivative) -> str:
         (var, count), *rest = expr.variable_count
@@ -58,6 +59,9 @@ class _StatePrinter(LatexPrinter):
         return rf"{text}^{{{exp}}}" if exp else text
 
     def _print_Add(self, expr: sp.Add, order: str | None = None) -> str:
+        ordered = self._carried.get(expr)
+        if ordered is not None:
+            return super()._print_Add(sp.Add(*ordered, evaluate=False), order="none")
         # A polynomial in several letters in the conventional order: by degree, then the later
         # letters' powers first among equals (b^2 - 4ac, never -4ac + b^2).
         if order is None and len(expr.free_symbols) > 1 and expr.is_polynomial():
@@ -251,11 +255,172 @@ _DECIMAL_PRINTER = _DecimalPrinter()
 _READS_AS_APPLICATION = re.compile(r"(?<![\\A-Za-z])([fghFGyuv]) \\left\(")
 
 
-def to_latex(expr: sp.Basic, *, decimals: bool = False) -> str:
-    """The LaTeX of one planner state (``decimals``: terminating fractions as decimals)."""
+def to_latex(expr: sp.Basic, *, decimals: bool = False, previous: sp.Basic | None = None) -> str:
+    """The LaTeX of one planner state (``decimals``: terminating fractions as decimals).
+
+    With ``previous`` (the line before), a sum whose terms the previous line had keeps their
+    order there, and a new term takes the place of the one it replaced, as a teacher copies a
+    line: ``m x + c = y`` becomes ``m x = y - c``, never ``m x = - c + y``. A polynomial in one
+    letter keeps descending powers whatever the line before did. :class:`Lines` carries the
+    order along a whole derivation.
+
+    >>> m, x, c, y = sp.symbols("m x c y")
+    >>> to_latex(sp.Eq(m * x, y - c)), to_latex(sp.Eq(m * x, y - c), previous=sp.Eq(m * x + c, y))
+    ('m x = - c + y', 'm x = y - c')
+    """
+    return _printed(expr, decimals, _carried_orders(expr, previous, {}))[0]
+
+
+class Lines:
+    """Prints a derivation's lines in turn, each in the order of terms of the line before (as
+    that line was printed).
+
+    >>> a, b = sp.symbols("a b")
+    >>> lines = Lines()
+    >>> [lines.line(e) for e in (sp.Eq(b + a, 3), sp.Eq(b, 3 - a), sp.Eq(b, -a + 3))]
+    ['a + b = 3', 'b = 3 - a', 'b = 3 - a']
+    """
+
+    def __init__(self, *, decimals: bool = False) -> None:
+        self.decimals = decimals
+        self.previous: sp.Basic | None = None
+        self.orders: dict[sp.Basic, list[sp.Basic]] = {}
+
+    def start(self, expr: sp.Basic, written: sp.Basic | None = None) -> None:
+        """The first line, shown as the learner typed it: ``written`` (the same start converted
+        unevaluated, so each sum's terms stand in the typed order) gives the order to carry."""
+        self.previous, self.orders = expr, _written_orders(written) if written is not None else {}
+
+    def line(self, expr: sp.Basic) -> str:
+        carried = _carried_orders(expr, self.previous, self.orders)
+        text, _ = _printed(expr, self.decimals, carried)
+        self.previous, self.orders = expr, carried
+        return text
+
+
+def _written_orders(written: sp.Basic) -> dict[sp.Basic, list[sp.Basic]]:
+    """Each sum of an unevaluated start, keyed by its evaluated form, with its terms in the
+    order they were typed (``\\sec x - \\cos x``: sec first, whatever SymPy's order)."""
+    out: dict[sp.Basic, list[sp.Basic]] = {}
+    try:
+        for node in sp.preorder_traversal(written):
+            if isinstance(node, sp.Add):
+                terms = [t.doit() for t in _flat_terms(node)]
+                key = node.doit()
+                if isinstance(key, sp.Add) and sorted(map(sp.srepr, terms)) == sorted(
+                    map(sp.srepr, sp.Add.make_args(key))
+                ):
+                    out[key] = terms
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return {}
+    return out
+
+
+def _flat_terms(node: sp.Basic) -> list[sp.Basic]:
+    if isinstance(node, sp.Add):
+        return [t for a in node.args for t in _flat_terms(a)]
+    return [node]
+
+
+def _printed(
+    expr: sp.Basic, decimals: bool, carried: dict[sp.Basic, list[sp.Basic]]
+) -> tuple[str, dict[sp.Basic, list[sp.Basic]]]:
     if expr is sp.true:
-        return r"\top"
+        return r"\top", carried
     if expr is sp.false:
-        return r"\bot"
-    printer = _DECIMAL_PRINTER if decimals else _PRINTER
-    return _READS_AS_APPLICATION.sub(r"\1 \\cdot \\left(", printer.doprint(expr))
+        return r"\bot", carried
+    if carried:
+        printer: _StatePrinter = (_DecimalPrinter if decimals else _StatePrinter)(carried)
+    else:
+        printer = _DECIMAL_PRINTER if decimals else _PRINTER
+    return _READS_AS_APPLICATION.sub(r"\1 \\cdot \\left(", printer.doprint(expr)), carried
+
+
+def _carried_orders(
+    expr: sp.Basic, previous: sp.Basic | None, previous_orders: dict[sp.Basic, list[sp.Basic]]
+) -> dict[sp.Basic, list[sp.Basic]]:
+    """For each sum of ``expr`` (not a polynomial in one letter) that shares terms with a sum or
+    a side of ``previous``: its terms in the order they were printed there."""
+    if previous is None or not isinstance(expr, sp.Basic) or not isinstance(previous, sp.Basic):
+        return {}
+    references = [_printed_terms(a, previous_orders) for a in _sums_and_sides(previous)]
+    out: dict[sp.Basic, list[sp.Basic]] = {}
+    for node in sp.preorder_traversal(expr):
+        if not isinstance(node, sp.Add) or not node.free_symbols or _univariate_polynomial(node):
+            continue  # a computation held unevaluated prints as it stands
+        terms = list(sp.Add.make_args(node))
+        if len(set(terms)) != len(terms):
+            continue
+        best, score = None, 0
+        for ref in references:
+            found = sum(1 for t in terms if _place(t, ref) is not None)
+            if found > score:
+                best, score = ref, found
+        if best is not None:
+            out[node] = _in_order_of(terms, best)
+    return out
+
+
+def _printed_terms(e: sp.Basic, orders: dict[sp.Basic, list[sp.Basic]]) -> list[sp.Basic]:
+    """The terms of ``e`` in the order its line printed them."""
+    if not isinstance(e, sp.Add):
+        return [e]
+    if e in orders:
+        return orders[e]
+    return _default_order(e)
+
+
+def _default_order(e: sp.Add) -> list[sp.Basic]:
+    many = len(e.free_symbols) > 1 and e.is_polynomial()
+    return list(e.as_ordered_terms(order="grevlex" if many else None))
+
+
+def _sums_and_sides(e: sp.Basic) -> list[sp.Basic]:
+    found = []
+    for node in sp.preorder_traversal(e):
+        if isinstance(node, sp.Add):
+            found.append(node)
+        elif isinstance(node, sp.Rel):
+            found += [side for side in node.args if not isinstance(side, sp.Add)]
+    return found
+
+
+def _univariate_polynomial(e: sp.Add) -> bool:
+    """A polynomial in one letter or in one function of it (2 \\sin^2 x + \\sin x - 1): printed
+    in descending powers, never in a carried order."""
+    if len(e.free_symbols) != 1:
+        return False
+    try:
+        return len(sp.Poly(e).gens) == 1
+    except (sp.PolynomialError, sp.GeneratorsNeeded, TypeError, ValueError):
+        return False
+
+
+def _monomial(term: sp.Basic) -> sp.Basic:
+    return term.as_coeff_Mul()[1]
+
+
+def _place(term: sp.Basic, ref: list[sp.Basic]) -> int | None:
+    """Where ``term`` stood in the previous sum: the same term, else the same term up to its
+    number coefficient (4x became 2x, c became -c)."""
+    if term in ref:
+        return ref.index(term)
+    same = [i for i, r in enumerate(ref) if _monomial(r) == _monomial(term)]
+    return same[0] if len(same) == 1 else None
+
+
+def _in_order_of(terms: list[sp.Basic], ref: list[sp.Basic]) -> list[sp.Basic]:
+    """``terms`` by their place in ``ref``; a new term takes a free place left by a term that
+    is gone (in the printer's order), the rest follow at the end."""
+    default = _default_order(sp.Add(*terms))
+    if set(default) != set(terms):  # the sum was held unevaluated: its own order is the default
+        default = list(terms)
+    placed = {t: _place(t, ref) for t in terms}
+    taken = {i for i in placed.values() if i is not None}
+    free = [i for i in range(len(ref)) if i not in taken]
+    for t in default:
+        if placed[t] is None and free:
+            placed[t] = free.pop(0)
+    end = len(ref)
+    keyed = [(placed[t] if placed[t] is not None else end + default.index(t), t) for t in terms]
+    return [t for _, t in sorted(keyed, key=lambda kt: kt[0])]

@@ -151,7 +151,8 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
     if target is None:
         goal = options.get("goal") or default_goal_of(written)
         target, options = _goal_options(written, options)
-    found = plan(written, target, decimals=decimals, **options)
+    typed = _typed(start, settings)
+    found = plan(written, target, decimals=decimals, start_written=typed, **options)
     if found.reached and not found.steps:
         step = _combine_step(start, options.get("target_latex", ""), settings)
         if step is not None:
@@ -163,6 +164,21 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
     if goal is not None and found.reached:
         found.message = f"finished form reached ({goal})"  # a guide target is no user's target
     return found
+
+
+def _typed(latex: str, settings: Settings) -> Any:
+    """The start converted unevaluated, its sums' terms in the order typed (the planner's lines
+    carry that order), or None when it cannot be."""
+    import sympy as sp
+
+    from veristep.mathgraph import parse_math, to_sympy
+
+    try:
+        with sp.evaluate(False):
+            return to_sympy(parse_math(latex, settings), real=settings.domain == "real",
+                            settings=settings)  # fmt: skip
+    except Exception:  # the order is a nicety: any failure means SymPy's order
+        return None
 
 
 def _no_solution_plan(start: str, settings: Settings) -> Any:
