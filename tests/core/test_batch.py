@@ -30,6 +30,10 @@ _TASKS = textwrap.dedent(
             raise ValueError("not a number")
         return {"value": int(task) ** 2}
 
+    def transient_on_odd(task, context):
+        Path(context, f"ran-{task}").open("a").write("x")
+        return {"transient": "endpoint down"} if task % 2 else {"value": task}
+
     def die_once(task, context):
         mark = Path(context, f"died-{task}")
         if task == 3 and not mark.exists():
@@ -105,3 +109,26 @@ def test_the_key_follows_function_salt_and_input(tasks_module):
     assert key != task_key(tasks_module.square, {"states": ["x=2"]})
     assert key != task_key(tasks_module.square, {"states": ["x=1"]}, salt="cas 3s")
     assert key != task_key(tasks_module.die_once, {"states": ["x=1"]})
+
+
+@pytest.mark.parametrize("backend", [SerialBackend(), LocalBackend(2)], ids=["serial", "local"])
+def test_stop_ends_a_run_early_and_a_transient_result_is_not_stored(
+    tmp_path, tasks_module, backend
+):
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    store = ResultStore()
+    tasks = list(range(8))
+    seen: list[int] = []
+    summary = run_batch(
+        tasks_module.transient_on_odd, tasks, store, backend, context=str(marks),
+        on_result=lambda index, result: seen.append(index), stop=lambda: len(seen) >= 3,
+    )  # fmt: skip
+    assert summary.ran == 3 and len(summary.results) == 3  # the rest were dropped, not stored
+    stored = [i for i in summary.results if "value" in summary.results[i]]
+    assert len(store) == len(stored)  # a transient result is reported, never kept
+    again = run_batch(tasks_module.transient_on_odd, tasks, store, backend, context=str(marks))
+    assert again.resumed == len(stored) and again.ran == len(tasks) - len(stored)
+    for task in tasks:  # a transient task ran again; a stored one never did
+        assert _runs(marks, str(task)) >= (2 if task % 2 and task in summary.results else 1)
+    assert all(_runs(marks, str(t)) == 1 for t in stored)

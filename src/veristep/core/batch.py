@@ -159,9 +159,8 @@ class LocalBackend:
         lost: list[tuple[int, Task]] = []
         with no_main_reimport(), killing_pool(executor) as pool:
             while (todo or pending) and not lost:
-                while todo and len(pending) < 2 * workers:
-                    index, task = todo.popleft()
-                    pending[pool.submit(guarded, fn, task, context)] = (index, task)
+                if not _hand_out(pool, fn, todo, context, pending, 2 * workers) and not pending:
+                    break  # the pool broke with nothing in flight: the next pass starts a new one
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     item = pending.pop(future)
@@ -175,6 +174,23 @@ class LocalBackend:
 
     def close(self) -> None:
         pass
+
+
+def _hand_out(
+    pool: ProcessPoolExecutor, fn: TaskFn, todo: deque[tuple[int, Task]], context: Any,
+    pending: dict[Future, tuple[int, Task]], limit: int,
+) -> bool:  # fmt: skip
+    """Submit tasks from ``todo`` until ``limit`` are in flight; False when the pool is found
+    broken (a worker died since the last wait), with the task it refused put back first."""
+    while todo and len(pending) < limit:
+        index, task = todo.popleft()
+        try:
+            future = pool.submit(guarded, fn, task, context)
+        except BrokenProcessPool:
+            todo.appendleft((index, task))
+            return False
+        pending[future] = (index, task)
+    return True
 
 
 @dataclass
