@@ -85,3 +85,20 @@ def test_a_wrong_division_by_the_coefficient_is_refuted() -> None:
         [rf"(x + 2y){DY} = -2x - y", rf"{DY} = -\frac{{2x + y}}{{x - 2y}}"], settings=SETTINGS
     )
     assert d.steps[0].tier is Tier.REFUTED
+
+
+def test_differentiating_under_a_written_root_keeps_its_domain_and_still_decides() -> None:
+    # 1/(2√y) is written in the next line: its domain (√y ≠ 0) travels with the line, and the
+    # consequence is still proved there; a wrong coefficient is never better than plausible
+    right = check(["x \\sqrt{y} = 3", rf"\frac{{x{DY}}}{{2\sqrt{{y}}}} + \sqrt{{y}} = 0"])
+    assert right.steps[0].relation is Relation.WIDENS and right.steps[0].tier is Tier.VERIFIED
+    wrong = check(["x \\sqrt{y} = 3", rf"\frac{{x{DY}}}{{2\sqrt{{y}}}} + 2\sqrt{{y}} = 0"])
+    assert wrong.steps[0].tier <= Tier.PLAUSIBLE
+
+
+def test_clearing_a_root_from_the_denominator_is_decided() -> None:
+    # the written √y ≠ 0 is the y ≠ 0 SymPy keeps: multiplying by 2√y adds only cases
+    d = check([rf"\frac{{x{DY}}}{{2\sqrt{{y}}}} + \sqrt{{y}} = 0", rf"x{DY} + 2y = 0"])
+    assert d.steps[0].relation is Relation.WIDENS and d.steps[0].tier is Tier.VERIFIED
+    wrong = check([rf"\frac{{x{DY}}}{{2\sqrt{{y}}}} + \sqrt{{y}} = 0", rf"x{DY} + 3y = 0"])
+    assert wrong.steps[0].tier <= Tier.PLAUSIBLE

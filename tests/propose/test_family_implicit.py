@@ -47,3 +47,16 @@ def test_a_cubic_relation_gathers_the_slope_terms_on_one_side():
     # the common factor 3 taken out with the terms' own signs, never -3(2x - y^2)
     assert rf"3 \left(y^{{2}} - 2 x\right) {DY} = 6 y - 3 x^{{2}}" in [t.latex for t in d.states]
     assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached
+
+
+def test_fractions_left_by_differentiating_a_logarithm_are_cleared_first():
+    d = derive(r"\ln y = x y", rf"{DY} = \frac{{y^2}}{{1 - x y}}")
+    assert d.steps[1].operation == "multiply both sides by $y$"
+    assert d.states[2].latex == rf"{DY} = x y {DY} + y^{{2}}"
+    assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached
+
+
+def test_a_root_in_the_denominator_is_cleared_and_every_line_decided():
+    d = derive(r"x \sqrt{y} = 3", rf"{DY} = -\frac{{2y}}{{x}}")
+    assert d.steps[1].operation == "multiply both sides by $2 \\sqrt{y}$"
+    assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached

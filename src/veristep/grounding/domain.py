@@ -186,6 +186,10 @@ def _power(node: Pow, found: set[Basic]) -> None:
         if exp.is_negative:
             # Only the zeros of a denominator matter: x² ≠ 0, −2x ≠ 0 and x ≠ 0 are one condition.
             for factor in primitive_factors(base, signed=False):
+                if isinstance(factor, Pow) and factor.exp.is_Rational and factor.exp > 0:
+                    # √u ≠ 0 says u ≠ 0 (the root's own u ≥ 0 is collected apart): written
+                    # 1/(2√y) and SymPy's y^(-1/2) then state the same domain.
+                    factor = factor.base
                 _add(found, Ne(factor, 0))
         if isinstance(exp, Rational):
             if exp.q % 2 == 0:

@@ -24,11 +24,17 @@ from __future__ import annotations
 from typing import Any
 
 from sympy import (
+    And,
     Basic,
     Derivative,
     Eq,
     Expr,
     Function,
+    Ge,
+    Gt,
+    Le,
+    Lt,
+    Ne,
     Poly,
     PolynomialError,
     Rational,
@@ -37,6 +43,7 @@ from sympy import (
     diff,
     roots,
     together,
+    true,
 )
 from sympy.core.function import AppliedUndef
 
@@ -46,14 +53,34 @@ from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import zero_test
 from veristep.grounding.statements import CALCULUS
 
+_CONDITIONS = (Ne, Gt, Ge, Lt, Le)
+
 # Where to look for a point of the curve: small x first, then small y.
 _SAMPLES = (*(Rational(n) for n in (1, 2, 3, -1, -2, 0, 4, -3, 5)), Rational(1, 2))
 
 
+def equation_of(state: Basic) -> tuple[Eq, tuple[Basic, ...]] | None:
+    """A statement's equation and the domain conditions written beside it (the written-domain
+    judgement adds them as conjuncts: ``x y'/(2\\sqrt{y}) + \\sqrt{y} = 0`` with √y ≠ 0)."""
+    if isinstance(state, Eq):
+        return state, ()
+    if isinstance(state, And):
+        equations = [a for a in state.args if isinstance(a, Eq)]
+        conditions = tuple(a for a in state.args if not isinstance(a, Eq))
+        if len(equations) == 1 and all(isinstance(c, _CONDITIONS) for c in conditions):
+            return equations[0], conditions
+    return None
+
+
 def differentiation_pair(prev: Basic, nxt: Basic) -> tuple[str, Symbol] | None:
     """(the dependent's name, the variable) when ``prev`` is an equation without derivatives and
-    ``nxt`` an equation with first derivatives of a dependent y(x); else None."""
-    if not (isinstance(prev, Eq) and isinstance(nxt, Eq)) or prev.has(*CALCULUS):
+    ``nxt`` an equation with first derivatives of a dependent y(x) (either with its domain
+    conditions beside it); else None."""
+    read = equation_of(prev), equation_of(nxt)
+    if read[0] is None or read[1] is None:
+        return None
+    prev, nxt = read[0][0], read[1][0]
+    if prev.has(*CALCULUS):
         return None
     if prev.atoms(AppliedUndef):
         return None  # y(x) written out before differentiating: not a step this check reads
@@ -80,7 +107,9 @@ def implicit_differentiation(prev: Basic, nxt: Basic, ctx: Context) -> Decision 
     if pair is None:
         return None
     name, var = pair
-    out = cas.run(differentiated, prev, nxt, name, var, ctx=ctx)
+    (prev_eq, prev_where), (next_eq, next_where) = equation_of(prev), equation_of(nxt)
+    where = prev_where + next_where
+    out = cas.run(differentiated, prev_eq, next_eq, name, var, where, ctx=ctx)
     if not out.ok or out.value is None:
         return None
     verdict, witness = out.value
@@ -101,9 +130,10 @@ def implicit_differentiation(prev: Basic, nxt: Basic, ctx: Context) -> Decision 
 
 
 def differentiated(
-    prev: Eq, nxt: Eq, name: str, var: Symbol
+    prev: Eq, nxt: Eq, name: str, var: Symbol, where: tuple[Basic, ...] = ()
 ) -> tuple[str, dict[str, str] | None] | None:
-    """CAS task: ('follows', None), ('refuted', witness) or None (undecided)."""
+    """CAS task: ('follows', None), ('refuted', witness) or None (undecided). ``where``: domain
+    conditions written beside the lines; a refuting point must satisfy every one of them."""
     letter = next(s for s in prev.free_symbols if isinstance(s, Symbol) and s.name == name)
     y = Function(name, **({"real": True} if letter.is_real else {}))(var)
     slope_symbol = Symbol(f"d{name}/d{var.name}")
@@ -127,7 +157,10 @@ def differentiated(
     at_slope = cancel(together(rest.subs(slope_symbol, slope)))
     if zero_test(at_slope)[0] == "zero":
         return ("follows", None)
-    point = _curve_point(total, letter, var, f_y, slope, sides, slope_symbol)
+    conditions = [_read(c, y, letter, slope_symbol, var) for c in where]
+    if None in conditions:
+        return None
+    point = _curve_point(total, letter, var, f_y, slope, sides, slope_symbol, conditions)
     return ("refuted", point) if point is not None else None
 
 
@@ -158,6 +191,7 @@ def _curve_point(
     slope: Expr,
     sides: list[Expr],
     slope_symbol: Symbol,
+    conditions: list[Basic],
 ) -> dict[str, Any] | None:
     """A point (x₀, y₀) of the curve total = 0 with rational coordinates and F_y ≠ 0 where the
     next line, at the curve's slope, is false; its coordinates, slope and the two sides."""
@@ -170,6 +204,8 @@ def _curve_point(
                 if f_y.subs(at) == 0:
                     continue
                 p0 = slope.subs(at)
+                if not all(c.subs(at).subs(slope_symbol, p0) is true for c in conditions):
+                    continue  # outside the domain written beside the lines
                 left, right = (s.subs(at).subs(slope_symbol, p0) for s in sides)
                 exact = all(v.is_Rational for v in (p0, left, right))
                 if not exact or left == right:

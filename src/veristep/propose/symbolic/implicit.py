@@ -18,7 +18,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from veristep.propose.symbolic.moves import Move, math, tex
+from veristep.propose.symbolic.moves import Move, bare_tex, math, tex
 
 
 class Slope(sp.Symbol):
@@ -72,9 +72,12 @@ def is_implicit(var: sp.Basic | None) -> bool:
 
 
 def implicit_moves(state: sp.Basic, slope: Slope) -> list[Move]:
-    """Differentiate both sides of an equation in x and y with respect to x."""
-    if not isinstance(state, sp.Eq) or state.has(slope):
+    """Differentiate both sides of an equation in x and y with respect to x; once differentiated,
+    clear the fractions the derivatives left (of ln y, √y, 1/y) before solving for dy/dx."""
+    if not isinstance(state, sp.Eq):
         return []
+    if state.has(slope):
+        return _clear_fractions(state, slope)
     name, x_name = slope.name.removeprefix("d").split("/d")
     letters = {s.name: s for s in state.free_symbols}
     if name not in letters or x_name not in letters:
@@ -91,6 +94,23 @@ def implicit_moves(state: sp.Basic, slope: Slope) -> list[Move]:
         return []
     operation = f"differentiate both sides with respect to {math(x_name)}"
     return [Move("implicit-differentiate", operation, _rules(state, x, y), "solve", new)]
+
+
+def _clear_fractions(state: sp.Eq, slope: Slope) -> list[Move]:
+    """Multiply both sides by the common denominator of the terms in dy/dx (a letter in it):
+    the linear equation in dy/dx a teacher solves. Not once dy/dx stands alone on the left."""
+    if state.lhs == slope:
+        return []
+    # Only the denominators under dy/dx: the coefficient to divide by then has no fraction.
+    terms = [t for side in state.args for t in sp.Add.make_args(side) if t.has(slope)]
+    denominators = [sp.fraction(sp.together(t))[1] for t in terms]
+    lcd = sp.lcm_list([d for d in denominators if d.free_symbols])
+    if not lcd.free_symbols or lcd.has(slope):
+        return []
+    new = sp.Eq(sp.expand(state.lhs * lcd), sp.expand(state.rhs * lcd))
+    nonzero = math(bare_tex(lcd) + r" \ne 0")
+    why = f"clear the fractions (assuming {nonzero})"
+    return [Move("clear-fractions", f"multiply both sides by {tex(lcd)}", why, "solve", new)]
 
 
 def _rules(state: sp.Eq, x: sp.Symbol, y: sp.Symbol) -> str:

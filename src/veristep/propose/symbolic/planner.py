@@ -170,8 +170,9 @@ def candidates(state: sp.Basic, p: Problem) -> list[Move]:
 
 
 def _candidates(state: sp.Basic, p: Problem) -> list[Move]:
-    if is_implicit(p.var) and not state.has(p.var):
-        return implicit_moves(state, p.var)
+    implicit = implicit_moves(state, p.var) if is_implicit(p.var) else []
+    if implicit:
+        return implicit
     if has_pending_derivative(state):
         return derivative_moves(state, p)
     if has_pending_integral(state):
