@@ -24,11 +24,13 @@ def test_the_notebook_runs_and_shows_steps_and_tiers() -> None:
     )
     client.execute()
     outputs = [cell["outputs"] for cell in notebook.cells if cell.cell_type == "code"]
-    right, wrong, grades, review, search = (out[-1]["data"] for out in outputs)
+    right, wrong, grades, played, review, search = (out[-1]["data"] for out in outputs)
     assert "grounded" in right["text/html"] and "$x + 1 = 3$" in right["text/html"]
     assert "refuted" in wrong["text/html"] and "-2" in wrong["text/html"]
     assert "refuted" in wrong["text/markdown"]
     assert "[('grounded', ['grounded']), ('refuted', ['refuted'])]" in grades["text/plain"]
+    # The animation: the whole player inside the cell (an iframe's srcdoc), KaTeX inlined.
+    assert "<iframe" in played["text/html"] and "katex" in played["text/html"]
     # The review: its verdict, each step's state and tier, the failed check and its witness.
     assert "review: rejected" in review["text/html"] and "✗ flawed" in review["text/html"]
     assert (

@@ -22,6 +22,7 @@ _LAZY = {
     "derive": "veristep.propose",
     "grade": "veristep.api",
     "Grader": "veristep.api",
+    "animation": "veristep.api",
 }
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "Tier",
     "VeristepError",
     "__version__",
+    "animation",
     "check",
     "derive",
     "grade",

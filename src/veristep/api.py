@@ -18,6 +18,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from veristep.core.errors import InputError
@@ -144,3 +145,46 @@ def map_batches(batch: Mapping[str, Any]) -> dict[str, Any]:
     out["tiers"] = [[t.name_lower for t in g.tiers] for g in grades]
     out["summary"] = [g.summary for g in grades]
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Animation:
+    """A derivation's animation as one self-contained HTML document (KaTeX, its fonts, the player
+    and the payload inlined): it plays in a notebook with no network and saves as one file."""
+
+    document: str
+    title: str
+
+    def _repr_html_(self) -> str:
+        # An iframe keeps the player's page styles and scripts apart from the notebook's page;
+        # srcdoc carries the whole document, so nothing is fetched.
+        return (
+            f'<iframe title="{html.escape(self.title)}" srcdoc="{html.escape(self.document)}" '
+            'sandbox="allow-scripts" style="width: 100%; height: 34rem; border: 0"></iframe>'
+        )
+
+    def save(self, path: str | Path) -> Path:
+        """Write the document (open it in any browser, offline)."""
+        target = Path(path)
+        target.write_text(self.document, encoding="utf-8")
+        return target
+
+
+def animation(derivation: Derivation | Grade) -> Animation:
+    """The animation of a judged derivation (from :func:`veristep.check`, :func:`veristep.derive`
+    or a :class:`Grade`), shown inline by a notebook.
+
+    >>> from veristep import check
+    >>> shown = animation(check(["2x = 4", "x = 2"]))
+    >>> "<iframe" in shown._repr_html_() and "katex" in shown.document
+    True
+    """
+    from veristep.animate import export_html
+
+    if isinstance(derivation, Grade):
+        if derivation.derivation is None:
+            raise InputError(f"nothing to animate: {derivation.summary}")
+        derivation = derivation.derivation
+    start, target = derivation.start, derivation.target
+    title = f"{start} → {target}" if target else start
+    return Animation(export_html(derivation, title=title), title)
