@@ -9,7 +9,10 @@ consecutive lines is compared:
 - branches: the cases of a disjunction (``x = 2 \\lor x = 3``), each known by the value it gives
   the unknown; a branch that persists but changes position counts.
 - factors: the bracketed factors ``\\left(…\\right)`` of each side, known by their text.
-- terms: the top-level terms of each side, known by their text and sign.
+- terms: the top-level terms of each side, known by their text and sign, compared side by side:
+  each side of a line against the side of the line before that shares most of its terms, so
+  swapping the two sides (a move of its own) or a term crossing to the other side is not counted
+  as a reorder, while ``m x = y - c`` written ``m x = - c + y`` after ``m x + c = y`` is.
 
 A pair counts for a kind when it shares at least two parts of that kind with the line before; it
 is a change when those shared parts are in a different order. The target for branches and
@@ -75,6 +78,32 @@ def terms(line: str) -> list[str]:
     return [t for side in sides(line) for t in top_level_split(side, (" + ", " - "))]
 
 
+def side_terms(line: str) -> list[list[str]]:
+    """The top-level terms of each side separately, each with its sign (a leading term gets +)."""
+    signed = [[t if t[0] in "+-" else "+ " + t for t in top_level_split(side, (" + ", " - "))]
+              for side in sides(line)]  # fmt: skip
+    return signed
+
+
+def terms_changed(before: str, after: str) -> bool | None:
+    """Whether a side of ``after`` has the terms it shares with its side of ``before`` (the one
+    sharing most) in another order; None when no side shares two terms.
+
+    >>> terms_changed("m x + c = y", "m x = - c + y"), terms_changed("y = m x + c", "m x + c = y")
+    (None, False)
+    >>> terms_changed("a + b + c = 0", "c + b + a = 0")
+    True
+    """
+    previous = side_terms(before)
+    verdicts = []
+    for side in side_terms(after):
+        match = max(previous, key=lambda p: len(set(p) & set(side)), default=[])
+        verdict = order_changed(match, side)
+        if verdict is not None:
+            verdicts.append(verdict)
+    return any(verdicts) if verdicts else None
+
+
 def branch_values(line: str, settings: Any) -> list[float]:
     """Each case of a disjunction as the value it gives its unknown (empty when not a
     disjunction of equations with a value each)."""
@@ -125,13 +154,15 @@ def _reading_order(tex: str) -> list[int]:
 def measure(lines: list[str], settings: Any) -> dict[str, list[bool]]:
     """Per kind, one entry per consecutive pair sharing two or more parts: changed or not."""
     out: dict[str, list[bool]] = {k: [] for k in KINDS}
-    readers = {"branches": lambda s: branch_values(s, settings), "factors": factors,
-               "terms": terms}  # fmt: skip
+    readers = {"branches": lambda s: branch_values(s, settings), "factors": factors}
     for a, b in pairwise(lines):
         for kind, read in readers.items():
             changed = order_changed(read(a), read(b))
             if changed is not None:
                 out[kind].append(changed)
+        changed = terms_changed(a, b)
+        if changed is not None:
+            out["terms"].append(changed)
     return out
 
 
@@ -156,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     totals: dict[str, list[bool]] = {k: [] for k in KINDS}
     crossings: list[int] = []
     shown: list[str] = []
+    per_task: dict[str, int] = {}
     for pair in pairs:
         try:
             d = derive(pair["start"], pair["target"], settings=settings).to_json()
@@ -167,8 +199,10 @@ def main(argv: list[str] | None = None) -> int:
             totals[kind] += found[kind]
             if any(found[kind]) and len(shown) < args.show:
                 shown.append(f"  {pair['id']} ({kind}): " + "  →  ".join(lines))
-        crossings += glyph_crossings(d)
-        print(f"{pair['id']}: {sum(crossings[-len(lines) + 1 :])} crossings", file=sys.stderr)
+        found_crossings = glyph_crossings(d)
+        crossings += found_crossings
+        per_task[pair["id"]] = sum(found_crossings)
+        print(f"{pair['id']}: {per_task[pair['id']]} crossings", file=sys.stderr)
     print(f"{len(pairs)} derivations, {len(crossings)} consecutive line pairs")
     for kind in KINDS:
         n, changed = len(totals[kind]), sum(totals[kind])
@@ -178,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     moved = sum(c > 0 for c in crossings)
     print(f"  glyph crossings in the animation: {sum(crossings)} in {moved} of {len(crossings)} "
           f"frame pairs")  # fmt: skip
+    most = sorted(per_task.items(), key=lambda kv: -kv[1])[:5]
+    print("  most crossings: " + ", ".join(f"{k} ({v})" for k, v in most))
     if shown:
         print("reordered (first ones):")
         print("\n".join(shown))

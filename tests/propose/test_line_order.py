@@ -42,3 +42,24 @@ def test_the_quadratic_formula_keeps_b_squared_first_and_each_branch_on_its_side
     # The branch with the minus sign before the root stays on the left on every line.
     assert all(r"- \frac{\sqrt" in left or r"- \sqrt" in left for left, _ in cases)
     assert not any(r"- \sqrt" in right or r"- \frac{\sqrt" in right for _, right in cases)
+
+
+def _line_order_bench():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "line_order.py"
+    spec = importlib.util.spec_from_file_location("line_order_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_line_order_bench_compares_terms_side_by_side() -> None:
+    bench = _line_order_bench()
+    # Swapping the two sides is a move of its own, not a reorder of the terms.
+    assert bench.terms_changed("y = m x + c", "m x + c = y") is False
+    # Terms that stay on their side in another order are.
+    assert bench.terms_changed("a x + b + c = d", "c + a x + b = d") is True
+    # Fewer than two shared terms on every side: nothing to compare.
+    assert bench.terms_changed("m x + c = y", "m x = y - c") is None
