@@ -55,10 +55,11 @@ def test_clearing_a_denominator_whose_zero_fails_the_next_step_is_grounded():
     assert d.endpoint.reached
 
 
-def test_substitution_under_a_constant_factor_is_planned_and_ln_abs_is_grounded():
+def test_substitution_with_the_inner_derivative_is_planned_and_ln_abs_is_grounded():
+    # 2x is the derivative of x^2 + 1: it stays in the integrand, written as that derivative
     d = derive(r"\int \frac{2x}{x^2 + 1} \, dx", r"\ln(x^2 + 1) + C")
     ops = [s.operation for s in d.steps]
-    assert ops[0] == "take the constant $2$ out of the integral"
+    assert ops[0] == "write the integrand with the derivative of $x^{2} + 1$ beside it"
     assert ops[1].startswith("integrate by the substitution $u = x^{2} + 1$")
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
     d = derive(r"\int \left(\frac{1}{x} + e^{x}\right) dx", r"\ln|x| + e^{x} + C")
