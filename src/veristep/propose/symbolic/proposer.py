@@ -175,10 +175,25 @@ def _typed(latex: str, settings: Settings) -> Any:
 
     try:
         with sp.evaluate(False):
-            return to_sympy(parse_math(latex, settings), real=settings.domain == "real",
-                            settings=settings)  # fmt: skip
+            typed = to_sympy(parse_math(latex, settings), real=settings.domain == "real",
+                             settings=settings)  # fmt: skip
     except Exception:  # the order is a nicety: any failure means SymPy's order
         return None
+    return typed if _cheap_to_evaluate(typed) else None
+
+
+def _cheap_to_evaluate(expr: Any) -> bool:
+    """Each typed sum is evaluated to find it again in the start: no tower of powers of numbers
+    (10^{10^{10}}), no factorial, nothing beyond a hand-written size."""
+    import sympy as sp
+
+    for count, node in enumerate(sp.preorder_traversal(expr), 1):
+        if count > 400 or isinstance(node, (sp.factorial, sp.binomial, sp.gamma)):
+            return False
+        numbers = isinstance(node, sp.Pow) and node.base.is_number and node.exp.is_number
+        if numbers and not _small_exponent(node.exp):
+            return False
+    return True
 
 
 def _no_solution_plan(start: str, settings: Settings) -> Any:
