@@ -59,7 +59,7 @@ CATALOGUE: tuple[NamedMove, ...] = (
     NamedMove("chain", "rewrite", r"\frac{d}{dx}\left(\sin(x^2)\right)", r"2x \cos(x^2)"),
     NamedMove("clear-denominator", "rewrite", r"\frac{x - 1}{x + 2} > 0", r"x < -2 \lor x > 1"),
     NamedMove("clear-denominators", "rewrite solve", r"\frac{x^2-4}{x-2}=0", "x=-2"),
-    NamedMove("clear-fractions", "rewrite", "0.5 x + 2 = 3", "x = 2"),
+    NamedMove("clear-fractions", "rewrite solve", "0.5 x + 2 = 3", "x = 2"),
     NamedMove("collect", "rewrite", "ax + ay + bx + by", "(a + b)(x + y)"),
     NamedMove(
         "collect-logs",
