@@ -27,5 +27,7 @@ def test_clearing_r_squared_beside_r_positive_is_an_equivalence():
     cleared = [s for s in d.steps if s.operation == "multiply both sides by $r^{2}$"]
     assert len(cleared) == 1
     assert cleared[0].relation is Relation.EQUIVALENT and cleared[0].tier is Tier.GROUNDED
+    # r > 0 already rules out the zero of r^2: nothing is left "to check at the end"
+    assert cleared[0].justification.endswith("as $r > 0$ gives $r \\ne 0$")
     assert d.steps[-1].operation == "take the positive square root"
     assert all(s.tier >= Tier.VERIFIED for s in d.steps) and d.endpoint.reached

@@ -126,7 +126,26 @@ def condition_moves(state: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
     words = list(dict.fromkeys(m.operation for m in used))
     op = words[0] if len(words) == 1 else "; ".join(words)
     new = sp.And(sp.Or(*new_cases) if len(new_cases) > 1 else new_cases[0], *conds)
-    return [Move(used[0].name, op, used[0].justification, "rewrite", new)]
+    why = used[0].justification
+    if used[0].name == "clear-denominators" and len(cases) == 1:
+        why = _denominators_ruled_out(cases[0], conds, p.var) or why
+    return [Move(used[0].name, op, why, "rewrite", new)]
+
+
+def _denominators_ruled_out(case: sp.Basic, conds: list[sp.Basic], x: sp.Symbol) -> str | None:
+    """Clearing denominators beside a condition that already rules out their zeros (``r^2``
+    beside ``r > 0``): nothing is left to check at the end, and the line says why."""
+    if not isinstance(case, sp.Eq):
+        return None
+    den = sp.fraction(sp.together(case.lhs - case.rhs))[1]
+    zeros = sp.solveset(den, x, sp.S.Reals)
+    if not isinstance(zeros, sp.FiniteSet) or not zeros:
+        return None
+    if not all(any(c.subs(x, z) is sp.false for c in conds) for z in zeros):
+        return None
+    shown = ", ".join(math(f"{bare_tex(x)} \\ne {bare_tex(z)}") for z in sorted(zeros, key=str))
+    given = " and ".join(math(bare_tex(c)) for c in conds)
+    return f"clear the denominators; they are non-zero, as {given} gives {shown}"
 
 
 def _filter(values: list[sp.Basic], conds: list[sp.Basic], x: sp.Symbol) -> list[Move]:
