@@ -91,3 +91,12 @@ def test_an_identity_with_no_other_proof_is_still_cited():
     d = derive(r"\sin^2 x + \cos^2 x", "1")
     assert [s.justification for s in d.steps] == ["the Pythagorean identity"]
     assert d.endpoint.reached and _strong(d)
+
+
+def test_cosecant_squared_minus_one_ends_with_the_cotangent():
+    d = derive(r"\csc^2 x - 1", r"\cot^2 x")
+    ops = [s.operation for s in d.steps]
+    assert ops[0] == "write $\\csc u = \\frac{1}{\\sin u}$"
+    assert "use $1 - \\sin^2 u = \\cos^2 u$" in ops
+    assert ops[-1] == "write $\\frac{\\cos u}{\\sin u}$ as $\\cot u$"
+    assert _strong(d) and d.endpoint.reached

@@ -391,9 +391,11 @@ def _univariate_polynomial(e: sp.Add) -> bool:
     if len(e.free_symbols) != 1:
         return False
     try:
-        return len(sp.Poly(e).gens) == 1
+        gens = sp.Poly(e).gens
     except (sp.PolynomialError, sp.GeneratorsNeeded, TypeError, ValueError):
         return False
+    # 1/\sin^2 x - 1 is no polynomial: its generator 1/\sin x is a reciprocal.
+    return len(gens) == 1 and not (gens[0].is_Pow and gens[0].exp.is_negative)
 
 
 def _monomial(term: sp.Basic) -> sp.Basic:

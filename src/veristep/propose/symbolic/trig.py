@@ -260,7 +260,26 @@ def trig_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
         subs_moves.append(("quotient", "write $\\tan u$ as $\\frac{\\sin u}{\\cos u}$", quotient))
     moves = [_substituted(state, name, words, subs) for name, words, subs in subs_moves if subs]
     moves.append(_to_tangent(state))
+    moves.append(_to_cotangent(state))
     return [m for m in moves if m is not None]
+
+
+def _to_cotangent(state: sp.Basic) -> Move | None:
+    """``\\frac{\\cos^m u}{\\sin^n u}`` written with ``\\cot^k u``, k = min(m, n), as
+    :func:`_to_tangent` does for tan (``\\frac{\\cos^2 x}{\\sin x} = \\cos x \\cot x``)."""
+    for m in sp.preorder_traversal(state):
+        if not isinstance(m, sp.Mul):
+            continue
+        powers = m.as_powers_dict()
+        for u in _angles(m):
+            up, down = sp.S(powers.get(cos(u), 0)), -sp.S(powers.get(sin(u), 0))
+            if not (up.is_Integer and down.is_Integer and up > 0 and down > 0):
+                continue
+            k = min(up, down)
+            new = state.xreplace({m: m * (sin(u) / cos(u)) ** k * sp.cot(u) ** k})
+            words = "write $\\frac{\\cos u}{\\sin u}$ as $\\cot u$"
+            return Move("quotient", words, "the quotient identity", "rewrite", new)
+    return None
 
 
 def _to_tangent(state: sp.Basic) -> Move | None:
