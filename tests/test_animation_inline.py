@@ -13,6 +13,7 @@ import pytest
 
 import veristep
 from veristep.core.errors import InputError
+from veristep.web.testing import fetched_from_network, offline_context
 
 pytestmark = pytest.mark.browser
 
@@ -24,15 +25,7 @@ def derivation():
 
 def test_the_cell_plays_the_derivation_with_no_network(chromium, derivation, tmp_path):
     cell = veristep.animation(derivation)._repr_html_()
-    context = chromium.new_context(viewport={"width": 1000, "height": 800})
-    context.set_offline(True)
-    asked: list[str] = []
-
-    def gate(route):
-        asked.append(route.request.url)
-        route.abort()
-
-    context.route("**/*", gate)
+    context, asked = offline_context(chromium, viewport={"width": 1000, "height": 800})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -43,7 +36,7 @@ def test_the_cell_plays_the_derivation_with_no_network(chromium, derivation, tmp
     inner = page.frames[1]
     assert inner.evaluate("document.fonts.check('20px KaTeX_Main')")
     assert inner.evaluate("document.querySelector('.vs-mount').veristep !== undefined")
-    assert asked == [] and errors == []
+    assert fetched_from_network(asked) == [] and errors == []
     context.close()
 
 

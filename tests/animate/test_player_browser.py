@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from veristep.animate import export_html
+from veristep.web.testing import fetched_from_network, offline_context
 
 pytestmark = pytest.mark.browser
 
@@ -23,18 +24,7 @@ def offline_page(chromium, tmp_path_factory, make_derivation):
     """The exported file opened with every non-file request refused and the context offline."""
     path = tmp_path_factory.mktemp("export") / "qf.html"
     path.write_text(export_html(make_derivation()), encoding="utf-8")
-    context = chromium.new_context(viewport={"width": 1100, "height": 700})
-    context.set_offline(True)
-    requests: list[str] = []
-
-    def gate(route):
-        requests.append(route.request.url)
-        if route.request.url.startswith(("file:", "data:")):
-            route.continue_()
-        else:
-            route.abort()
-
-    context.route("**/*", gate)
+    context, requests = offline_context(chromium, viewport={"width": 1100, "height": 700})
     page = context.new_page()
     problems: list[str] = []
     page.on(
@@ -57,7 +47,7 @@ def test_offline_export_renders_glyphs_with_ids_and_fonts(offline_page):
     assert page.evaluate("document.fonts.check('20px KaTeX_Main')")
     loaded = page.evaluate("[...document.fonts].filter(f => f.status === 'loaded').length")
     assert loaded >= 2, "KaTeX fonts must load from the inlined data URIs"
-    assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
+    assert fetched_from_network(requests) == []
     assert not page.query_selector(".vs-unrendered")
     assert problems == []
 
@@ -234,7 +224,7 @@ def test_export_has_the_steps_view_legend_and_readable_labels(offline_page, make
     assert page.get_attribute(".vs-mount", "data-frame") == "3"
     label = page.get_attribute(".vs-step-item[data-step='6'] .vs-step-math", "aria-label")
     assert "over" in label and "square root of" in label and "\\" not in label
-    assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
+    assert fetched_from_network(requests) == []
     assert problems == []
 
 

@@ -78,6 +78,7 @@ def test_the_plot_endpoint_refuses_a_view_beyond_its_limits(client) -> None:
 def test_an_exported_pages_plot_zooms_pans_and_traces_with_no_server(chromium, tmp_path) -> None:
     """The export samples the function itself (a whitelisted tree, plain floating point) and
     draws the server's drawing: the same interval gives the server's values."""
+    from veristep.web.testing import fetched_from_network, offline_context
     from veristep.workspace.pages import Block, Page, export_html
     from veristep.workspace.plots import plot_svg
     from veristep.workspace.session import Workspace
@@ -91,18 +92,7 @@ def test_an_exported_pages_plot_zooms_pans_and_traces_with_no_server(chromium, t
     ))  # fmt: skip
     path = tmp_path / "page.html"
     path.write_text(export_html(page_data, plot=plot_svg), encoding="utf-8")
-    context = chromium.new_context(viewport={"width": 390, "height": 900})
-    context.set_offline(True)
-    asked: list[str] = []
-
-    def gate(route):
-        asked.append(route.request.url)
-        if route.request.url.startswith(("file:", "data:")):
-            route.continue_()
-        else:
-            route.abort()
-
-    context.route("**/*", gate)
+    context, asked = offline_context(chromium, viewport={"width": 390, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -138,7 +128,7 @@ def test_an_exported_pages_plot_zooms_pans_and_traces_with_no_server(chromium, t
     assert fixed.locator("svg.vs-plot polyline").count() >= 1
     assert fixed.locator(".vs-plot-tools").count() == 0
     context.close()
-    assert [u for u in asked if not u.startswith(("file:", "data:"))] == []
+    assert fetched_from_network(asked) == []
     assert errors == []
 
 

@@ -40,13 +40,18 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
         "--store", metavar="DB", help="batch: keep results in this SQLite file; a rerun resumes "
         "(a line already done is not done again; a changed line is)",
     )  # fmt: skip
+    add_backend_arguments(parser, "batch", "lines done at once")
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser, purpose: str, unit: str) -> None:
+    """``--workers N`` and ``--ray``: where a batch runs (every batch command says it alike)."""
     parser.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="batch: lines done at once, "
-        "each in its own worker process (default 1: in this process)",
+        "--workers", type=int, default=1, metavar="N",
+        help=f"{purpose}: {unit}, each in its own worker process (default 1)",
     )  # fmt: skip
     parser.add_argument(
         "--ray", action="store_true",
-        help="batch: run on Ray (RAY_ADDRESS joins a cluster; needs veristep[ray])",
+        help=f"{purpose}: run on Ray (RAY_ADDRESS joins a cluster; needs veristep[ray])",
     )  # fmt: skip
 
 

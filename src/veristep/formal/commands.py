@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from veristep.core.batch_lines import add_backend_arguments
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 
@@ -52,14 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--resume", action="store_true",
         help="skip theorems already in --out or in its result store (OUT with .sqlite)",
     )  # fmt: skip
-    parser.add_argument(
-        "--workers", type=int, default=1, metavar="N",
-        help="benchmark: theorems proved at once, each in its own worker process (default 1)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--ray", action="store_true",
-        help="benchmark: run on Ray (RAY_ADDRESS joins a cluster; needs veristep[ray])",
-    )  # fmt: skip
+    add_backend_arguments(parser, "benchmark", "theorems proved at once")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 

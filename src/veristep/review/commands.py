@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from veristep.core.batch_lines import add_backend_arguments
 from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 
@@ -44,14 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="benchmark: comma-separated systems (agent, global, sentence)",
     )
     parser.add_argument("--out", metavar="DIR", help="benchmark: results folder")
-    parser.add_argument(
-        "--workers", type=int, default=1, metavar="N",
-        help="benchmark: items reviewed at once, each in its own worker process (default 1)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--ray", action="store_true",
-        help="benchmark: run on Ray (RAY_ADDRESS joins a cluster; needs veristep[ray])",
-    )  # fmt: skip
+    add_backend_arguments(parser, "benchmark", "items reviewed at once")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:

@@ -66,3 +66,27 @@ def live_server(app: Any, port: int | None = None, timeout_s: float = 20.0) -> I
     finally:
         server.should_exit = True
         thread.join(timeout=timeout_s)
+
+
+def offline_context(browser: Any, **options: Any) -> tuple[Any, list[str]]:
+    """A browser context with the network cut off: ``file:`` and ``data:`` load, every other
+    request is refused. Returns the context and the list of every URL it was asked for, so a
+    test can assert that a page fetched nothing."""
+    context = browser.new_context(**options)
+    context.set_offline(True)
+    asked: list[str] = []
+
+    def gate(route: Any) -> None:
+        asked.append(route.request.url)
+        if route.request.url.startswith(("file:", "data:")):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", gate)
+    return context, asked
+
+
+def fetched_from_network(asked: list[str]) -> list[str]:
+    """The URLs among ``asked`` that were neither a local file nor inline data."""
+    return [url for url in asked if not url.startswith(("file:", "data:"))]
