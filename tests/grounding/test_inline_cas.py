@@ -3,6 +3,7 @@ in a killable worker, and the verdicts are the same either way."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from sympy import Symbol, expand
@@ -36,6 +37,25 @@ def test_an_exploding_small_call_times_out_in_the_worker() -> None:
     ctx = Context(settings=Settings(inline_cas_s=0.2, cas_timeout_s=0.5, step_timeout_s=2.0))
     out = cas.run(expand, (X + 1) ** 5000, ctx=ctx)
     assert out.status == "timeout"
+
+
+def _swallows_the_first_alarm() -> str:
+    # The interpreter swallows an exception raised in a garbage-collector callback or a __del__;
+    # this stands for an alarm that lands there. Without a repeated alarm the call runs on.
+    with contextlib.suppress(BaseException):
+        time.sleep(1.0)
+    end = time.monotonic() + 3.0
+    while time.monotonic() < end:
+        time.sleep(0.01)
+    return "ran on in-process"
+
+
+def test_a_swallowed_alarm_still_ends_the_in_process_call() -> None:
+    ctx = Context(settings=Settings(inline_cas_s=0.2, cas_timeout_s=0.5, step_timeout_s=2.0))
+    started = time.monotonic()
+    out = cas.run(_swallows_the_first_alarm, ctx=ctx)
+    assert out.status == "timeout"
+    assert time.monotonic() - started < 2.5
 
 
 def test_large_numbers_never_run_in_process() -> None:

@@ -95,6 +95,7 @@ def _dispatch(
 # killable worker with the step's full budget, exactly as before.
 
 _INLINE_MAX_OPS = 60
+_ALARM_REPEAT_S = 0.02
 _INLINE_MAX_NUMBER = 10**4
 _INLINE_FUNCTIONS = frozenset({"factorial", "gamma", "binomial", "RisingFactorial", "subfactorial"})
 
@@ -139,14 +140,24 @@ def _inline(fn: Callable[..., Any], args: tuple[Any, ...], ctx: Context) -> Outc
     import signal
     import time
 
+    armed = [True]
+
     def alarm(signum: int, frame: Any) -> None:
-        raise _InlineTimeout
+        if armed[0]:
+            raise _InlineTimeout
 
     start = time.perf_counter()
     previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, ctx.settings.inline_cas_s)
     try:
-        value = fn(*args)
+        try:
+            # The alarm repeats: an exception raised inside a garbage-collector callback or a
+            # __del__ is swallowed by the interpreter, and a one-shot alarm would then let the
+            # call run on in-process without any deadline.
+            signal.setitimer(signal.ITIMER_REAL, ctx.settings.inline_cas_s, _ALARM_REPEAT_S)
+            value = fn(*args)
+        finally:
+            armed[0] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
     except _InlineTimeout:
         return None
     except RecursionError:
@@ -155,6 +166,5 @@ def _inline(fn: Callable[..., Any], args: tuple[Any, ...], ctx: Context) -> Outc
         ms = (time.perf_counter() - start) * 1000
         return Outcome("error", error=f"{type(exc).__name__}: {exc}", ms=ms)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     return Outcome("ok", value, ms=(time.perf_counter() - start) * 1000)
