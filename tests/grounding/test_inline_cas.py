@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import time
 
+import pytest
 from sympy import Symbol, expand
 
 from veristep.core.settings import Settings
@@ -56,6 +57,21 @@ def test_a_swallowed_alarm_still_ends_the_in_process_call() -> None:
     out = cas.run(_swallows_the_first_alarm, ctx=ctx)
     assert out.status == "timeout"
     assert time.monotonic() - started < 2.5
+
+
+def _interrupted_while_unwinding() -> None:
+    try:
+        raise KeyboardInterrupt  # Ctrl-C during the call
+    finally:
+        time.sleep(0.5)  # the alarm fires here, while the interrupt unwinds
+
+
+def test_a_ctrl_c_that_an_alarm_interrupts_still_reaches_the_caller() -> None:
+    # The alarm's exception replaces the KeyboardInterrupt in flight; the call must not then go
+    # quietly to a worker as if it had only been slow.
+    ctx = Context(settings=Settings(inline_cas_s=0.2, cas_timeout_s=2.0, step_timeout_s=4.0))
+    with pytest.raises(KeyboardInterrupt):
+        cas.run(_interrupted_while_unwinding, ctx=ctx)
 
 
 def test_large_numbers_never_run_in_process() -> None:

@@ -158,7 +158,8 @@ def _inline(fn: Callable[..., Any], args: tuple[Any, ...], ctx: Context) -> Outc
         finally:
             armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
-    except _InlineTimeout:
+    except _InlineTimeout as timeout:
+        _reraise_interrupt(timeout)
         return None
     except RecursionError:
         return None  # the worker has its own, larger stack: let it try
@@ -168,3 +169,19 @@ def _inline(fn: Callable[..., Any], args: tuple[Any, ...], ctx: Context) -> Outc
     finally:
         signal.signal(signal.SIGALRM, previous)
     return Outcome("ok", value, ms=(time.perf_counter() - start) * 1000)
+
+
+def _reraise_interrupt(timeout: _InlineTimeout) -> None:
+    """Raise the Ctrl-C or SIGTERM that the alarm's exception replaced, if any.
+
+    An alarm that fires while a KeyboardInterrupt unwinds (through a ``finally`` of SymPy's)
+    replaces it; the interrupt is then only the timeout's implicit context, and swallowing the
+    timeout would swallow the user's Ctrl-C with it.
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = timeout.__context__
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if not isinstance(cause, (Exception, _InlineTimeout)):
+            raise cause
+        cause = cause.__context__
