@@ -24,3 +24,33 @@ def test_a_domain_is_compared_as_written(prev, nxt, tier, fragment) -> None:
     step = check([prev, nxt]).steps[0]
     assert step.tier.name_lower == tier, step.reason
     assert fragment in step.reason
+
+
+@pytest.mark.parametrize(
+    ("prev", "nxt"),
+    [
+        # Clearing a radical denominator: y = 0 is allowed by the next line as written.
+        (r"\frac{v}{2\sqrt{y}} + \frac{1}{2\sqrt{x}} = 0", r"v + \frac{\sqrt{y}}{\sqrt{x}} = 0"),
+        (
+            r"\frac{\frac{dy}{dx}}{2 \sqrt{y}} + \frac{1}{2 \sqrt{x}} = 0",
+            r"\frac{dy}{dx} + \frac{\sqrt{y}}{\sqrt{x}} = 0",
+        ),
+    ],
+)
+def test_a_widening_inside_the_written_domain_is_verified(prev: str, nxt: str) -> None:
+    step = check([prev, nxt]).steps[0]
+    assert (step.relation.value, step.tier.name_lower) == ("widens", "verified"), step.reason
+    assert "written domain" in step.reason and "where that domain allows it" in step.reason
+
+
+def test_a_slip_beside_a_written_domain_is_still_refuted() -> None:
+    prev = r"\frac{v}{2\sqrt{y}} + \frac{1}{2\sqrt{x}} = 0"
+    nxt = r"v - \frac{\sqrt{y}}{\sqrt{x}} = 0"
+    assert check([prev, nxt]).steps[0].relation.value == "refuted"
+
+
+def test_a_next_line_with_a_restriction_of_its_own_is_no_widening() -> None:
+    # x² = 1 widens x = 1, but as written the next line also needs y > 0: at x = 1, y = -1 the
+    # previous holds and the next is undefined, so "widens" would be false.
+    step = check(["x = 1", r"x^2 \frac{\sqrt{y}}{\sqrt{y}} = 1"]).steps[0]
+    assert step.relation.value != "widens" and step.tier.name_lower not in ("grounded", "verified")

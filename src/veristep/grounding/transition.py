@@ -5,6 +5,7 @@ alone; the planner, the workspace and the web checker call :func:`judge_transiti
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from veristep.core.errors import InputError, did_you_mean
@@ -103,6 +104,10 @@ def written_domain(
     where = describe(a.hidden | b.hidden)
     if is_statement(a.expr) and is_statement(b.expr):
         again = judge(And(a.expr, *a.hidden), And(b.expr, *b.hidden), change_type, ctx)
+        if again.relation is Relation.UNKNOWN and b.hidden <= a.hidden:
+            kept = _widening_within(verdict, where)
+            if kept is not None:
+                return kept
         again.reason = f"with the written domain ({where}): {again.reason}"
         return again
     if _same_written_domain(a, b) and _domain_only_doubt(verdict, a, b, ctx):
@@ -121,6 +126,25 @@ def written_domain(
             f"no check could decide: the differing point lies outside the written domain ({where})",
         )  # fmt: skip
     return verdict
+
+
+def _widening_within(verdict: StepVerdict, where: str) -> StepVerdict | None:
+    """A widening of the evaluated statements P ⊆ N, kept when the next state's written
+    restrictions C_N are among the previous state's C_P.
+
+    Then P ∧ C_P ⊆ N ∧ C_N: the next step still holds wherever the previous one does as written.
+    Only the values it adds may fall outside the written domain (then it is equivalent), which
+    makes "widens" the weaker claim and its tier (verified at most) the safe one. Multiplying
+    ``\\frac{v}{2\\sqrt{y}} + \\frac{1}{2\\sqrt{x}} = 0`` by ``2\\sqrt{y}`` is such a step.
+    """
+    if verdict.relation is not Relation.WIDENS:
+        return None
+    # The facts would name added values as certain; the reason says where they may fall.
+    reason = f"with the written domain ({where}): {verdict.reason}"
+    return replace(
+        verdict, tier=min(verdict.tier, Tier.VERIFIED), facts=None,
+        reason=reason + ", where that domain allows it",
+    )  # fmt: skip
 
 
 def _inside(witness: Any, a: State, b: State) -> bool:
