@@ -11,11 +11,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from veristep.core.errors import InputError
 from veristep.core.settings import Settings
 from veristep.propose.protocol import Draft, Feedback, ProposedStep
 
 # The worker gets a little longer than the planner's own clock, which it checks between moves.
 _GRACE_S = 2.0
+
+
+# SymPy fails on some starts held unevaluated (its assumption system can meet an unevaluated
+# product inside ``fraction``: "invalid input: Mod(1*1, 2*1)"), and the converter reports that as
+# an InputError. The forms built unevaluated are niceties: on such a failure the plan goes on
+# from the evaluated start instead of stopping.
+_NOT_WRITABLE = (InputError, TypeError, ValueError, NotImplementedError, RecursionError,
+                 AttributeError)  # fmt: skip
 
 
 def latex_to_sympy(latex: str, settings: Settings, *, as_written: bool = False) -> Any:
@@ -37,7 +46,7 @@ def latex_to_sympy(latex: str, settings: Settings, *, as_written: bool = False) 
     try:
         with sp.evaluate(False):
             written = to_sympy(graph, real=real, settings=settings)
-    except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
+    except _NOT_WRITABLE:
         return value
     if not _hand_sized(written):
         return value  # 10^{10^{10}}: nothing a line by hand would show, and doit() would explode
@@ -253,7 +262,7 @@ def _expansion_step(start: str, settings: Settings) -> Any:
         with sp.evaluate(False):
             written = to_sympy(parse_math(start, settings), real=settings.domain == "real",
                                settings=settings)  # fmt: skip
-    except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
+    except _NOT_WRITABLE:
         return None
     distributed = any(
         isinstance(node, sp.Mul)
@@ -288,7 +297,7 @@ def _combine_step(start: str, target: str, settings: Settings) -> Any:
     try:
         with sp.evaluate(False):
             written = to_sympy(graph, real=settings.domain == "real", settings=settings)
-    except (TypeError, ValueError, NotImplementedError, RecursionError, AttributeError):
+    except _NOT_WRITABLE:
         written = value
     fewer_terms = isinstance(written, sp.Add) and len(sp.Add.make_args(value)) < len(written.args)
     if fewer_terms:
