@@ -261,6 +261,7 @@ def trig_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
     moves = [_substituted(state, name, words, subs) for name, words, subs in subs_moves if subs]
     moves.append(_to_tangent(state))
     moves.append(_to_cotangent(state))
+    moves += _to_reciprocal(state, p)
     return [m for m in moves if m is not None]
 
 
@@ -280,6 +281,31 @@ def _to_cotangent(state: sp.Basic) -> Move | None:
             words = "write $\\frac{\\cos u}{\\sin u}$ as $\\cot u$"
             return Move("quotient", words, "the quotient identity", "rewrite", new)
     return None
+
+
+def _to_reciprocal(state: sp.Basic, p: Problem | None) -> list[Move]:
+    """``\\frac{1}{\\cos^n u}`` written as ``\\sec^n u`` (``\\frac{1}{\\sin^n u}`` as ``\\csc^n u``)
+    where the target is written with sec (csc) of that angle: the reciprocal identity read
+    backwards, as a teacher ends ``\\csc x \\tan x = \\frac{1}{\\cos x} = \\sec x``."""
+    target = p.target if p is not None else None
+    if not isinstance(target, sp.Basic):
+        return []
+    moves = []
+    for base, reciprocal, words in (
+        (cos, sp.sec, "write $\\frac{1}{\\cos u}$ as $\\sec u$"),
+        (sin, sp.csc, "write $\\frac{1}{\\sin u}$ as $\\csc u$"),
+    ):
+        wanted = {f.args[0] for f in target.atoms(reciprocal)}
+        subs = {
+            power: reciprocal(power.base.args[0]) ** -power.exp
+            for power in state.atoms(sp.Pow)
+            if isinstance(power.base, base) and power.base.args[0] in wanted
+            and power.exp.is_Integer and power.exp < 0
+        }  # fmt: skip
+        if subs:
+            new = state.xreplace(subs)
+            moves.append(Move("reciprocal", words, "the reciprocal identities", "rewrite", new))
+    return moves
 
 
 def _to_tangent(state: sp.Basic) -> Move | None:
