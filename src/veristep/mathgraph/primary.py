@@ -31,6 +31,8 @@ _FACTOR_COMMANDS = frozenset(
      "partial"}
 )  # fmt: skip
 _WORD_CONSTANTS = {"e": "e", "i": "i"}
+# Horizontal spaces a writer sets between factors (the lexer drops them; the source keeps them).
+_ARGUMENT_SPACES = (",", ";", ":", ">", " ", "quad", "qquad", "enspace", "thinspace")
 # Conventional dependent variables: y(x) is an application when its argument is one variable
 # (y(y+2) and y(x+1) stay products; declare names in settings.function_names for more).
 _DEPENDENT_NAMES = frozenset({"y", "u", "v"})
@@ -286,10 +288,20 @@ class PrimaryParts(_Base):
         if sign:
             self.advance()
         factors = [self.parse_postfix()]
-        while self.starts_factor() and not self.function_ahead():
+        while self.starts_factor() and not self.function_ahead() and not self.spaced_apart():
             factors.append(self.parse_postfix())
         arg = factors[0] if len(factors) == 1 else Node.make(Kind.MUL, factors, "")
         return Node.make(Kind.NEG, [arg]) if sign else arg
+
+    def spaced_apart(self) -> bool:
+        """An explicit space (``\\,``, ``\\;``, ``\\quad``...) written before the next token: it
+        ends an unbracketed argument, so ``\\cos x \\, e^{\\sin x}`` is cos x times e^{sin x}, as
+        its writer set it apart, not cos(x e^{sin x})."""
+        tok, before = self.peek(), self.toks[self.i - 1] if self.i > 0 else None
+        if tok is None or before is None or tok is self.partial:
+            return False
+        gap = self.src[before.end : tok.pos]
+        return any(f"\\{space}" in gap for space in _ARGUMENT_SPACES)
 
     def function_ahead(self) -> bool:
         tok = self.peek()
