@@ -2,7 +2,7 @@
 
     python bench/derive.py [--pairs bench/derive_syllabus.jsonl] [--out results.jsonl]
                            [--category C] [--limit N] [--every K] [--proposer symbolic] [--cli]
-                           [--no-target] [--split tuned|held_out|all] [--kind K]
+                           [--no-target] [--split tuned|held_out|all] [--kind K] [--batch B]
 
 A pair counts as a derivation when all four hold: the endpoint is the target as written
 (``endpoint.reached``), there are at least two steps, every step is grounded or verified (with an
@@ -11,7 +11,9 @@ solve by the computer algebra system). The per-topic table shows each criterion 
 
 A record may carry ``"split": "held_out"``: those tasks were written from exercise lists and are
 not looked at or run while the planner is tuned (``--split tuned``); the report gives the tuned
-and held-out parts per topic, and per ``kind`` where records name one.
+and held-out parts per topic, and per ``kind`` where records name one. ``"batch"`` names the day a
+group of held-out tasks was written (``--batch 2026-12-05``): a batch's first run is its blind
+figure, reported before any change is made for it.
 
 ``--cli`` runs every pair as its own ``veristep derive --json`` process and times the whole
 command (start-up included): that is the wall time a user waits; the report gives its median and
@@ -303,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tuned", "held_out", "all"), default="all",
                         help="only the tuned part, only the held-out part, or both")  # fmt: skip
     parser.add_argument("--kind", help="only the tasks of this kind (the record's 'kind')")
+    parser.add_argument("--batch", help="only the tasks written together as this batch (a date)")
     parser.add_argument("--proposer", default="symbolic")
     parser.add_argument("--cli", action="store_true", help="time each pair as a CLI command")
     parser.add_argument("--no-target", action="store_true",
@@ -321,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
         pairs = [p for p in pairs if p["category"] == args.category]
     if args.kind:
         pairs = [p for p in pairs if p.get("kind") == args.kind]
+    if args.batch:
+        pairs = [p for p in pairs if p.get("batch") == args.batch]
     if args.split != "all":
         pairs = [p for p in pairs if split_of(p) == args.split]
     pairs = pairs[:: args.every]
