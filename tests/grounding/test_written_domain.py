@@ -54,3 +54,18 @@ def test_a_next_line_with_a_restriction_of_its_own_is_no_widening() -> None:
     # previous holds and the next is undefined, so "widens" would be false.
     step = check(["x = 1", r"x^2 \frac{\sqrt{y}}{\sqrt{y}} = 1"]).steps[0]
     assert step.relation.value != "widens" and step.tier.name_lower not in ("grounded", "verified")
+
+
+@pytest.mark.parametrize(
+    ("prev", "nxt", "tier"),
+    [
+        (r"\sqrt[3]{-8}", "-2", "grounded"),
+        (r"x^3 = -8", r"x = \sqrt[3]{-8}", "grounded"),
+        (r"\sqrt[3]{-8}", "2", "refuted"),
+        # An even root of a negative number has no real value: nothing to check, never refuted.
+        (r"\sqrt[4]{-16}", "-2", "unchecked"),
+    ],
+)
+def test_an_odd_root_of_a_negative_number_is_real(prev: str, nxt: str, tier: str) -> None:
+    step = check([prev, nxt]).steps[0]
+    assert step.tier.name_lower == tier, step.reason

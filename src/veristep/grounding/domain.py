@@ -78,6 +78,8 @@ def undefined_constant(s: Basic) -> str | None:
             return f"{text} is not defined (its argument is not positive)"
         if isinstance(node, Pow):
             base, exp = node.base, node.exp
+            if not isinstance(exp, Rational) and exp.is_number:
+                exp = exp.doit()  # \sqrt[4]{x} written is x^{1·4^{-1}}, unevaluated
             if exp.is_negative and base.is_zero:
                 return f"{text} divides by 0"
             if isinstance(exp, Rational) and exp.q % 2 == 0 and base.is_negative:

@@ -83,6 +83,16 @@ def _convert(
     return _guarded(converter.convert, root)
 
 
+def _odd_root_of_a_negative_number(radicand: Any, index: Any) -> bool:
+    return (
+        getattr(index, "is_Integer", False)
+        and index > 1
+        and index % 2 == 1
+        and getattr(radicand, "is_number", False)
+        and radicand.is_extended_negative is True
+    )
+
+
 def _guarded(convert: Any, root: Node) -> Any:
     """SymPy refuses some well-formed graphs (``i \\le 1``): that is bad input, not a crash."""
     try:
@@ -346,7 +356,13 @@ class Converter(SubscriptBinding, CalculusConversion):
         radicand = self.convert(n.children[0])
         if len(n.children) == 1:
             return sympy.sqrt(radicand)
-        return sympy.root(radicand, self.convert(n.children[1]))
+        index = self.convert(n.children[1])
+        if self.real and _odd_root_of_a_negative_number(radicand, index):
+            # Over the reals \sqrt[3]{-8} is -2; SymPy's root is the principal complex root
+            # 2(-1)^{1/3}, which would refute -2. A radicand with letters keeps SymPy's root
+            # (and its written domain radicand >= 0): its sign is not known here.
+            return sympy.real_root(radicand, index)
+        return sympy.root(radicand, index)
 
     def c_func(self, n: Node) -> Any:
         args = self.numbers(n)
