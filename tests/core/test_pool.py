@@ -220,3 +220,17 @@ def test_the_pool_itself_names_no_module_above_the_ground_floor() -> None:
 
     for module in (pool_module, warmup):
         assert "veristep.grounding" not in Path(module.__file__).read_text()
+
+
+def test_a_call_that_leaves_sympy_unevaluated_does_not_poison_the_next_one():
+    # A call cut short inside `with evaluate(False)` can leave SymPy's switch off for the rest of
+    # the worker's life; the worker puts it back after every call.
+    switch = "__import__('sympy').core.parameters.global_parameters"
+    with CasPool(workers=1, memory_mb=1024) as one:
+        switch_off_and_fail = f"{switch}.__setattr__('evaluate', False) or 1 / 0"
+        cut_short = one.call(eval, switch_off_and_fail, timeout_s=10)
+        assert cut_short.status == "error" and "ZeroDivisionError" in (cut_short.error or "")
+        after = one.call(eval, f"{switch}.evaluate", timeout_s=10)
+        assert after.status == "ok" and after.value is True
+        product = one.call(eval, "str(__import__('sympy').Mul(1, 1))", timeout_s=10)
+        assert product.value == "1"

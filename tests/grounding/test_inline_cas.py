@@ -77,3 +77,21 @@ def test_a_ctrl_c_that_an_alarm_interrupts_still_reaches_the_caller() -> None:
 def test_large_numbers_never_run_in_process() -> None:
     assert not cas._small(X + 10**9)
     assert cas._small((X + 3) ** 2)
+
+
+def test_an_alarm_inside_an_unevaluated_block_leaves_sympy_evaluating() -> None:
+    # The in-process call is cut short while SymPy's `evaluate` switch is off: the main process
+    # must not go on building every expression unevaluated.
+    from sympy.core.parameters import global_parameters
+
+    switch_off_and_wait = (
+        "__import__('sympy').core.parameters.global_parameters.__setattr__('evaluate', False)"
+        " or __import__('time').sleep(0.6)"
+    )
+    ctx = Context(settings=Settings(inline_cas_s=0.2, cas_timeout_s=5.0, step_timeout_s=8.0))
+    try:
+        cas.run(eval, switch_off_and_wait, ctx=ctx)
+        assert global_parameters.evaluate is True
+        assert X + X == 2 * X
+    finally:
+        global_parameters.evaluate = True  # never leave a broken switch to the next test

@@ -19,6 +19,7 @@ import os
 import pickle
 import resource
 import signal
+import sys
 import warnings
 from collections.abc import Iterable
 from multiprocessing.connection import Connection
@@ -88,6 +89,35 @@ def _release_forkserver() -> None:
         forkserver._forkserver._forkserver_alive_fd = None
 
 
+_SYMPY_PARAMETERS = ("evaluate", "distribute", "exp_is_pow")
+
+
+def sympy_parameters() -> tuple[Any, ...] | None:
+    """SymPy's global switches (``with evaluate(False)`` sets one), or None before SymPy is
+    imported; read without importing SymPy, which this module must not pay for."""
+    module = sys.modules.get("sympy.core.parameters")
+    if module is None:
+        return None
+    return tuple(getattr(module.global_parameters, name) for name in _SYMPY_PARAMETERS)
+
+
+def restore_sympy_parameters(saved: tuple[Any, ...] | None) -> None:
+    """Put SymPy's global switches back as they were before a call.
+
+    A call cut short inside ``with evaluate(False)`` (an alarm, a RecursionError or a
+    MemoryError that lands while the block restores the switch, which first clears SymPy's cache)
+    can leave ``evaluate`` off for every later call in the process: every expression built
+    unevaluated, and verdicts computed on them. Setting a switch clears the cache, so entries
+    made under the wrong setting go with it."""
+    module = sys.modules.get("sympy.core.parameters")
+    if module is None:
+        return
+    defaults = (True, True, False)
+    for name, value in zip(_SYMPY_PARAMETERS, saved or defaults, strict=True):
+        if getattr(module.global_parameters, name) != value:
+            setattr(module.global_parameters, name, value)
+
+
 def _answer(request: bytes) -> bytes:
     try:
         fn, args, kwargs = pickle.loads(request)
@@ -95,8 +125,12 @@ def _answer(request: bytes) -> bytes:
         return _outcome("memory", None, _describe(exc))
     except BaseException as exc:
         return _outcome("error", None, f"could not load the call in the worker: {_describe(exc)}")
+    saved = sympy_parameters()
     try:
-        value = fn(*args, **kwargs)
+        try:
+            value = fn(*args, **kwargs)
+        finally:
+            restore_sympy_parameters(saved)
     except MemoryError as exc:
         return _outcome("memory", None, _describe(exc))
     except BaseException as exc:

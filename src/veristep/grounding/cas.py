@@ -146,7 +146,10 @@ def _inline(fn: Callable[..., Any], args: tuple[Any, ...], ctx: Context) -> Outc
         if armed[0]:
             raise _InlineTimeout
 
+    from veristep.core._cas_worker import restore_sympy_parameters, sympy_parameters
+
     start = time.perf_counter()
+    saved = sympy_parameters()
     previous = signal.signal(signal.SIGALRM, alarm)
     try:
         try:
@@ -168,6 +171,8 @@ def _inline(fn: Callable[..., Any], args: tuple[Any, ...], ctx: Context) -> Outc
         return Outcome("error", error=f"{type(exc).__name__}: {exc}", ms=ms)
     finally:
         signal.signal(signal.SIGALRM, previous)
+        # The alarm may land while SymPy's ``evaluate`` block restores its switch: put it back.
+        restore_sympy_parameters(saved)
     return Outcome("ok", value, ms=(time.perf_counter() - start) * 1000)
 
 
