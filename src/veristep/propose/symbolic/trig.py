@@ -265,24 +265,6 @@ def trig_moves(state: sp.Basic, p: Problem | None) -> list[Move]:
     return [m for m in moves if m is not None]
 
 
-def _to_cotangent(state: sp.Basic) -> Move | None:
-    """``\\frac{\\cos^m u}{\\sin^n u}`` written with ``\\cot^k u``, k = min(m, n), as
-    :func:`_to_tangent` does for tan (``\\frac{\\cos^2 x}{\\sin x} = \\cos x \\cot x``)."""
-    for m in sp.preorder_traversal(state):
-        if not isinstance(m, sp.Mul):
-            continue
-        powers = m.as_powers_dict()
-        for u in _angles(m):
-            up, down = sp.S(powers.get(cos(u), 0)), -sp.S(powers.get(sin(u), 0))
-            if not (up.is_Integer and down.is_Integer and up > 0 and down > 0):
-                continue
-            k = min(up, down)
-            new = state.xreplace({m: m * (sin(u) / cos(u)) ** k * sp.cot(u) ** k})
-            words = "write $\\frac{\\cos u}{\\sin u}$ as $\\cot u$"
-            return Move("quotient", words, "the quotient identity", "rewrite", new)
-    return None
-
-
 def _to_reciprocal(state: sp.Basic, p: Problem | None) -> list[Move]:
     """``\\frac{1}{\\cos^n u}`` written as ``\\sec^n u`` (``\\frac{1}{\\sin^n u}`` as ``\\csc^n u``)
     where the target is written with sec (csc) of that angle: the reciprocal identity read
@@ -311,19 +293,31 @@ def _to_reciprocal(state: sp.Basic, p: Problem | None) -> list[Move]:
 def _to_tangent(state: sp.Basic) -> Move | None:
     """A product holding ``\\sin^m u`` and ``\\cos^{-n} u`` written with ``\\tan^k u``,
     k = min(m, n): ``\\frac{\\sin^2 x}{\\cos x} = \\sin x \\tan x``."""
+    return _to_quotient(state, sin, cos, tan, "write $\\frac{\\sin u}{\\cos u}$ as $\\tan u$")
+
+
+def _to_cotangent(state: sp.Basic) -> Move | None:
+    """``\\frac{\\cos^m u}{\\sin^n u}`` written with ``\\cot^k u``, k = min(m, n), the cotangent
+    twin of :func:`_to_tangent` (``\\frac{\\cos^2 x}{\\sin x} = \\cos x \\cot x``)."""
+    return _to_quotient(state, cos, sin, sp.cot, "write $\\frac{\\cos u}{\\sin u}$ as $\\cot u$")
+
+
+def _to_quotient(
+    state: sp.Basic, top: type, bottom: type, quotient: type, words: str
+) -> Move | None:
+    """The first product holding ``top(u)^m`` over ``bottom(u)^n``, written with
+    ``quotient(u)^k``, k = min(m, n)."""
     for m in sp.preorder_traversal(state):
         if not isinstance(m, sp.Mul):
             continue
         powers = m.as_powers_dict()
         for u in _angles(m):
-            up, down = sp.S(powers.get(sin(u), 0)), -sp.S(powers.get(cos(u), 0))
+            up, down = sp.S(powers.get(top(u), 0)), -sp.S(powers.get(bottom(u), 0))
             if not (up.is_Integer and down.is_Integer and up > 0 and down > 0):
                 continue
             k = min(up, down)
-            new = state.xreplace({m: m * (cos(u) / sin(u)) ** k * tan(u) ** k})
-            why = "the quotient identity"
-            return Move("quotient", "write $\\frac{\\sin u}{\\cos u}$ as $\\tan u$", why,
-                        "rewrite", new)  # fmt: skip
+            new = state.xreplace({m: m * (bottom(u) / top(u)) ** k * quotient(u) ** k})
+            return Move("quotient", words, "the quotient identity", "rewrite", new)
     return None
 
 
