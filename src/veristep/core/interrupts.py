@@ -50,6 +50,7 @@ def killing_pool(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]:
         yield pool
     except BaseException:
         processes = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with suppress(Exception):
@@ -57,9 +58,21 @@ def killing_pool(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]:
         for process in processes:
             with suppress(Exception):
                 process.join(_JOIN_S)
+        _join_manager(manager)
         raise
     else:
         pool.shutdown(wait=True)
+
+
+def _join_manager(manager: threading.Thread | None) -> None:
+    """Wait (briefly) for a pool's manager thread, which notices the killed workers and closes
+    its wake-up pipe. Left running, it races the interpreter's exit handler, which writes to that
+    pipe unless it is marked closed: CPython 3.11 checks the mark and writes without a lock, so a
+    close landing in between printed an "Exception ignored … Bad file descriptor" traceback after
+    an interrupted run had said what it saved."""
+    if manager is not None and manager is not threading.current_thread():
+        with suppress(Exception):
+            manager.join(_JOIN_S)
 
 
 def exit_soon(code: int, grace_s: float = _EXIT_GRACE_S) -> None:
