@@ -86,17 +86,38 @@ def _parse_state(latex: str, settings: Settings, positive: frozenset[str]) -> St
         # SymPy refused the construct: the state is well-formed LaTeX but not one CAS object.
         reason = f"not convertible to SymPy: {type(exc).__name__}: {exc}"
         return State(latex, graph, None, display, ids, reason)
+    written = _WrittenForms(settings, positive)
     if settings.domain == "real":
-        undefined = _undefined_value(graph, expr, settings, positive)
+        undefined = _undefined_value(graph, expr, written)
         if undefined is not None:
             return State(
                 latex, graph, None, display, ids, f"not defined over the reals: {undefined}"
             )
-    hidden = _hidden_domain(graph, expr, settings, positive)
+    hidden = _hidden_domain(graph, expr, written)
     return State(latex, graph, expr, display, ids, hidden=hidden)
 
 
-def _undefined_value(graph: Any, expr: Any, settings: Settings, positive: frozenset[str]) -> Any:
+class _WrittenForms:
+    """Each expression node converted unevaluated once per state: the undefined-value and the
+    hidden-domain passes read the same nodes (a failure is remembered and raised again)."""
+
+    def __init__(self, settings: Settings, positive: frozenset[str]) -> None:
+        self._settings, self._positive = settings, positive
+        self._done: dict[int, tuple[Any, Exception | None]] = {}
+
+    def __call__(self, node: Any) -> Any:
+        if id(node) not in self._done:
+            try:
+                self._done[id(node)] = (_unevaluated(node, self._settings, self._positive), None)
+            except Exception as exc:
+                self._done[id(node)] = (None, exc)
+        form, failure = self._done[id(node)]
+        if failure is not None:
+            raise failure
+        return form
+
+
+def _undefined_value(graph: Any, expr: Any, written: _WrittenForms) -> Any:
     """Why a constant part of the state has no real value (``\\ln 0``, ``\\sqrt{-1}``), or None.
 
     A state that states something about an undefined value is no statement a checker can
@@ -107,7 +128,7 @@ def _undefined_value(graph: Any, expr: Any, settings: Settings, positive: frozen
 
     for node, _ in _expression_nodes(graph.root, True):
         try:
-            found = undefined_constant(_unevaluated(node, settings, positive))
+            found = undefined_constant(written(node))
         except Exception:  # no written form: the evaluated check below still applies
             found = None
         if found is not None:
@@ -117,7 +138,7 @@ def _undefined_value(graph: Any, expr: Any, settings: Settings, positive: frozen
     return None
 
 
-def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozenset[str]) -> Any:
+def _hidden_domain(graph: Any, expr: Any, written_form: _WrittenForms) -> Any:
     """What the unevaluated conversion restricts that the evaluated one does not."""
     from veristep.grounding.dependents import as_dependents
     from veristep.grounding.domain import conditions, hidden_conditions
@@ -125,7 +146,7 @@ def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozense
     written: set[Any] = set()
     local: set[Any] = set()  # restrictions of one branch of an ∨ (or under ¬, ⇒, ⇔)
     for node, conjunctive in _expression_nodes(graph.root, True):
-        found = _written_conditions(node, settings, positive, conditions)
+        found = _written_conditions(node, written_form, conditions)
         written |= found
         local |= set() if conjunctive else found
     try:
@@ -139,16 +160,16 @@ def _hidden_domain(graph: Any, expr: Any, settings: Settings, positive: frozense
     return hidden | {None} if hidden & local else hidden
 
 
-def _written_conditions(node: Any, settings: Settings, positive: frozenset[str], conditions: Any):
+def _written_conditions(node: Any, written: _WrittenForms, conditions: Any) -> set[Any]:
     """The domain conditions of one written expression. A node that cannot be converted alone
     (``2 ± 2`` is no single SymPy object) gives those of its children, so that one ± never
     discards the restrictions written beside it."""
     try:
-        return set(conditions(_unevaluated(node, settings, positive)))
+        return set(conditions(written(node)))
     except Exception:
         found: set[Any] = set()
         for child in getattr(node, "children", ()):
-            found |= _written_conditions(child, settings, positive, conditions)
+            found |= _written_conditions(child, written, conditions)
         return found
 
 
