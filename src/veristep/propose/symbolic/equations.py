@@ -340,6 +340,9 @@ def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
     if not lhs.has(x) and rhs.has(x):
         return [Move("swap", "swap the two sides", "equality is symmetric", "rewrite",
                      sp.Eq(rhs, lhs))]  # fmt: skip
+    isolated = _isolate_power(state, x)
+    if isolated is not None:
+        return [isolated]
     root = _nth_root_move(lhs, rhs, x)
     if root is not None:
         return [root]
@@ -348,6 +351,26 @@ def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
     if isinstance(lhs, sp.Mul):
         move = _zero_product(state, lhs, x)
         return [move] if move else []
+    return _power_alone(state, x) + _factor_moves(lhs)
+
+
+def _power_alone(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    """a x^n + c = 0 (n ≥ 3, numbers a and c): the constant to the right first, as a teacher
+    does (x^3 - 64 = 0 → x^3 = 64 → x = 4); factoring stays the alternative."""
+    terms = sp.Add.make_args(state.lhs)
+    constants = [t for t in terms if t.is_number]
+    powers = [t for t in terms if not t.is_number]
+    if len(terms) != 2 or len(constants) != 1 or not constants[0].is_real:
+        return []
+    _, power = powers[0].as_coeff_Mul()
+    if not (isinstance(power, sp.Pow) and power.base == x and power.exp.is_Integer):
+        return []
+    if power.exp <= 2:
+        return []
+    return [_add_both(state, constants[0], "isolate the power of the unknown")]
+
+
+def _factor_moves(lhs: sp.Basic) -> list[Move]:
     from veristep.propose.symbolic.factoring import factor_theorem
 
     divided = factor_theorem(lhs)  # a root found by trial, then the division: two lines, shown
@@ -360,6 +383,24 @@ def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
             Move("factor", "factor the left side", "factorisation", "rewrite", sp.Eq(factored, 0))
         ]
     return []
+
+
+def _isolate_power(state: sp.Eq, x: sp.Symbol) -> Move | None:
+    """a x^n = c with numbers a ≠ 1 and c: divide by a first, as a teacher does, so that the
+    root of both sides is taken of x^n alone (2x^3 = -16 → x^3 = -8 → x = -2)."""
+    coeff, power = state.lhs.as_coeff_Mul()
+    if coeff in (0, 1) or not (state.rhs.is_number and state.rhs.is_real):
+        return None
+    if not (isinstance(power, sp.Pow) and power.base == x and power.exp.is_Integer):
+        return None
+    if power.exp <= 2:
+        return None
+    why = "isolate the power of the unknown"
+    if coeff.is_Rational and abs(coeff.p) == 1 and coeff.q != 1:  # ½x^5: multiply by 2
+        by = 1 / coeff
+        new = sp.Eq(sp.expand(state.lhs * by), sp.expand(state.rhs * by))
+        return Move("multiply", f"multiply both sides by {tex(by)}", why, "rewrite", new)
+    return _scale(state, coeff, why)
 
 
 def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:

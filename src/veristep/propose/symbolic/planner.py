@@ -244,29 +244,53 @@ def _case_moves(case: sp.Basic, p: Problem) -> list[Move]:
 
 
 def _lift_over_cases(state: sp.Or, p: Problem) -> list[Move]:
-    """Apply the next move to every unsolved case at once ("in each case, ...")."""
-    replaced, operations, whys, names_used = [], [], [], []
+    """Apply the next move to every unsolved case at once ("in each case, ..."), then, as
+    alternatives for the search, each other move of one case alone: a case whose first move
+    leads back where it came from (x^2 - 2x = -4 is put back in standard form) still reaches its
+    answer by completing the square."""
+    options: list[list[Move]] = []
     for case in state.args:
         if goals.solved_values(case, p.var) is not None or is_solved_inequality(case, p.var):
-            replaced.append(case)
+            options.append([])
             continue
         moves = _case_moves(case, p)
         if not moves:
             return []
+        options.append(moves)
+    if not any(options):
+        return []
+    lifted = [_lifted(state, [moves[:1] for moves in options])]
+    for index, moves in enumerate(options):
+        for move in moves[1:_CASE_ALTERNATIVES]:
+            only = [[move] if i == index else [] for i in range(len(options))]
+            lifted.append(_lifted(state, only))
+    return lifted
+
+
+_CASE_ALTERNATIVES = 4  # the first move and up to three others per case
+
+
+def _lifted(state: sp.Or, chosen: list[list[Move]]) -> Move:
+    """One line: the chosen move (if any) applied to each case of ``state``."""
+    replaced, operations, whys, names_used = [], [], [], []
+    for case, moves in zip(state.args, chosen, strict=True):
+        if not moves:
+            replaced.append(case)
+            continue
         replaced.append(moves[0].state)
         operations.append(moves[0].operation)
         names_used.append(moves[0].name)
         whys.append(moves[0].justification)
-    if not operations:
-        return []
-    if len(set(operations)) == 1:
+    if len(operations) == 1 and len(state.args) > 1:
+        operation = "in one case, " + operations[0]
+    elif len(set(operations)) == 1:
         operation = "in each case, " + operations[0]
     elif len(set(names_used)) == 1 and names_used[0] in _CASE_WORDS:
         operation = "in each case, " + _CASE_WORDS[names_used[0]]
     else:
         operation = "; ".join(operations)
     why = "; ".join(dict.fromkeys(whys))
-    return [Move("cases", operation, why, "rewrite", sp.Or(*replaced))]
+    return Move("cases", operation, why, "rewrite", sp.Or(*replaced))
 
 
 _CASE_WORDS = {

@@ -1,0 +1,56 @@
+"""Equations of degree three and more, as a teacher solves them, judged by the real grounding
+engine: the power isolated before its root is taken, and a factor with no real zero dropped in
+its own case while the other case is kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from veristep.core.tiers import Tier
+from veristep.propose import derive
+
+
+@pytest.mark.parametrize(
+    ("start", "first", "isolated", "answer"),
+    [
+        ("2x^3 = -16", "divide both sides by $2$", "x^{3} = -8", "x = -2"),
+        ("3x^4 = 48", "divide both sides by $3$", "x^{4} = 16", "x = -2 \\lor x = 2"),
+        (r"\frac{1}{2}x^5 = 16", "multiply both sides by $2$", "x^{5} = 32", "x = 2"),
+    ],
+)
+def test_the_power_is_isolated_before_its_root_is_taken(start, first, isolated, answer):
+    d = derive(start)
+    assert len(d.steps) == 2 and d.steps[0].operation == first
+    assert d.steps[0].expr_latex == isolated
+    assert "root of both sides" in d.steps[1].operation and d.steps[1].expr_latex == answer
+    assert all(s.tier >= Tier.VERIFIED for s in d.steps)
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+
+
+@pytest.mark.parametrize(
+    ("start", "lines"),
+    [
+        ("x^3 - 64 = 0", ["x^{3} = 64", "x = 4"]),
+        ("5x^3 + 40 = 0", ["5 x^{3} = -40", "x^{3} = -8", "x = -2"]),
+        ("2x^4 - 162 = 0", ["2 x^{4} = 162", "x^{4} = 81", "x = -3 \\lor x = 3"]),
+    ],
+)
+def test_a_power_and_a_constant_move_the_constant_first(start, lines):
+    d = derive(start)
+    assert [s.expr_latex for s in d.steps] == lines
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+
+
+def test_a_factor_with_no_real_zero_is_dropped_in_its_own_case():
+    # (x + 2)(x^2 - 3x + 4): before, the quadratic's case went back and forth between
+    # "x^2 - 3x = -4" and standard form and the derivation stopped unfinished.
+    d = derive("x^3 - x^2 - 2x + 8 = 0")
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+    assert d.steps[-1].expr_latex == "x = -2"
+    assert d.steps[-1].operation == "in one case, note that a square is never negative"
+    assert all(s.tier >= Tier.VERIFIED for s in d.steps)
+
+
+def test_a_factored_target_is_still_reached_by_the_factor_theorem():
+    d = derive("x^3 - 27 = 0", "(x - 3)(x^2 + 3x + 9) = 0")
+    assert d.endpoint.reached and "factor theorem" in d.steps[0].operation
