@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from sympy import Abs, Basic, Eq, Expr, Mul, Pow, S, expand
+from sympy import Abs, Basic, Eq, Expr, Mul, N, Pow, Rational, S, expand
 from sympy.core.function import AppliedUndef
 
 from veristep.core.tiers import Relation
@@ -104,9 +104,47 @@ def _never_negative(e: Expr) -> bool:
 
 def product_of_branches(r: Expr, branches: tuple[Expr, ...]) -> bool:
     """CAS task: ``r = c · Π branches`` for a nonzero constant c."""
-    return relation_ratio(r, expand(Mul(*branches)))[0] == "const"
+    product = expand(Mul(*branches))
+    return _maybe_proportional(r, product) and relation_ratio(r, product)[0] == "const"
 
 
 def squared_pair(a: Expr, b: Expr, r_sq: Expr) -> bool:
     """CAS task: ``r_sq`` is, up to a nonzero constant, ``a² − b²``."""
-    return relation_ratio(r_sq, expand(a**2 - b**2))[0] == "const"
+    difference = expand(a**2 - b**2)
+    return _maybe_proportional(r_sq, difference) and relation_ratio(r_sq, difference)[0] == "const"
+
+
+# Points where two residuals are compared before any simplification: irregular rationals, so
+# that a factor vanishing at a "nice" point (0, 1, π) does not hide the difference.
+_SAMPLES = ((Rational(37, 100), Rational(-113, 70)), (Rational(151, 90), Rational(29, 41)))
+
+
+def _maybe_proportional(r1: Expr, r2: Expr) -> bool:
+    """False when ``r1 / r2`` takes two clearly different values at the sample points, so no
+    constant ratio exists and the (slow, simplify-based) ratio test can be skipped; True when
+    they agree or when the numbers say nothing (a non-real or zero value, an unevaluated part).
+    Used only to give up early: a False never decides a step, it only leaves it to later checks."""
+    names = sorted(r1.free_symbols | r2.free_symbols, key=str)
+    ratios = []
+    for first, second in _SAMPLES:
+        try:
+            point = {s: _sample(s, first if i % 2 == 0 else second, i)
+                     for i, s in enumerate(names)}  # fmt: skip
+            top, bottom = (N(e.subs(point), 30) for e in (r1, r2))
+        except Exception:  # a value SymPy cannot compute: the ratio test decides
+            return True
+        if not (top.is_Float or top.is_zero) or not bottom.is_Float or abs(bottom) < 1e-12:
+            return True
+        ratios.append(top / bottom)
+    scale = max(1.0, *(abs(q) for q in ratios))
+    return bool(abs(ratios[0] - ratios[1]) <= 1e-9 * scale)
+
+
+def _sample(symbol: Basic, value: Rational, index: int) -> Rational:
+    """A value the symbol's assumptions allow (an identity may hold only for them)."""
+    if symbol.is_integer:
+        return Rational(index + 2 + int(bool(value > 1)))
+    value = value + index
+    if symbol.is_nonnegative or symbol.is_positive:
+        return abs(value) + Rational(1, 3)
+    return value
