@@ -54,3 +54,25 @@ def test_a_factor_with_no_real_zero_is_dropped_in_its_own_case():
 def test_a_factored_target_is_still_reached_by_the_factor_theorem():
     d = derive("x^3 - 27 = 0", "(x - 3)(x^2 + 3x + 9) = 0")
     assert d.endpoint.reached and "factor theorem" in d.steps[0].operation
+
+
+@pytest.mark.parametrize(
+    ("start", "lines"),
+    [
+        ("(x-2)^3 = 27", ["x - 2 = 3", "x = 5"]),
+        ("3(x+1)^3 = 24", ["\\left(x + 1\\right)^{3} = 8", "x + 1 = 2", "x = 1"]),
+        (
+            "2(x-3)^4 - 32 = 0",
+            [
+                "2 \\left(x - 3\\right)^{4} = 32",
+                "\\left(x - 3\\right)^{4} = 16",
+                "x - 3 = -2 \\lor x - 3 = 2",
+                "x = 1 \\lor x = 5",
+            ],
+        ),
+    ],
+)
+def test_a_power_of_a_linear_expression_is_not_expanded(start, lines):
+    d = derive(start)
+    assert [s.expr_latex for s in d.steps] == lines
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED

@@ -355,19 +355,29 @@ def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
 
 
 def _power_alone(state: sp.Eq, x: sp.Symbol) -> list[Move]:
-    """a x^n + c = 0 (n ≥ 3, numbers a and c): the constant to the right first, as a teacher
-    does (x^3 - 64 = 0 → x^3 = 64 → x = 4); factoring stays the alternative."""
+    """a u^n + c = 0 (n ≥ 3, u = x or linear in x, numbers a and c): the constant to the right
+    first, as a teacher does (x^3 - 64 = 0 → x^3 = 64 → x = 4); factoring stays the
+    alternative. The power is kept as written ((x - 2)^3 is not expanded)."""
     terms = sp.Add.make_args(state.lhs)
     constants = [t for t in terms if t.is_number]
     powers = [t for t in terms if not t.is_number]
     if len(terms) != 2 or len(constants) != 1 or not constants[0].is_real:
         return []
-    _, power = powers[0].as_coeff_Mul()
-    if not (isinstance(power, sp.Pow) and power.base == x and power.exp.is_Integer):
+    if _unknown_power(powers[0], x) is None:
         return []
-    if power.exp <= 2:
-        return []
-    return [_add_both(state, constants[0], "isolate the power of the unknown")]
+    c = constants[0]
+    op, shown, word = ("add", -c, "to") if c.could_extract_minus_sign() else ("subtract", c, "from")
+    new = sp.Eq(powers[0], -c)
+    why = "isolate the power of the unknown"
+    return [Move("move-constant", f"{op} {tex(shown)} {word} both sides", why, "rewrite", new)]
+
+
+def _unknown_power(term: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Pow] | None:
+    """``term`` as (a, u^n) with a number a, n ≥ 3 and u = x or linear in x; else None."""
+    coeff, power = term.as_coeff_Mul()
+    if not (isinstance(power, sp.Pow) and power.exp.is_Integer and power.exp > 2):
+        return None
+    return (coeff, power) if _linear_in(power.base, x) else None
 
 
 def _factor_moves(lhs: sp.Basic) -> list[Move]:
@@ -386,42 +396,49 @@ def _factor_moves(lhs: sp.Basic) -> list[Move]:
 
 
 def _isolate_power(state: sp.Eq, x: sp.Symbol) -> Move | None:
-    """a x^n = c with numbers a ≠ 1 and c: divide by a first, as a teacher does, so that the
-    root of both sides is taken of x^n alone (2x^3 = -16 → x^3 = -8 → x = -2)."""
-    coeff, power = state.lhs.as_coeff_Mul()
-    if coeff in (0, 1) or not (state.rhs.is_number and state.rhs.is_real):
+    """a u^n = c with numbers a ≠ 1 and c: divide by a first, as a teacher does, so that the
+    root of both sides is taken of u^n alone (2x^3 = -16 → x^3 = -8 → x = -2)."""
+    found = _unknown_power(state.lhs, x)
+    if found is None or found[0] in (0, 1) or not (state.rhs.is_number and state.rhs.is_real):
         return None
-    if not (isinstance(power, sp.Pow) and power.base == x and power.exp.is_Integer):
-        return None
-    if power.exp <= 2:
-        return None
+    coeff, power = found
     why = "isolate the power of the unknown"
     if coeff.is_Rational and abs(coeff.p) == 1 and coeff.q != 1:  # ½x^5: multiply by 2
-        by = 1 / coeff
-        new = sp.Eq(sp.expand(state.lhs * by), sp.expand(state.rhs * by))
-        return Move("multiply", f"multiply both sides by {tex(by)}", why, "rewrite", new)
-    return _scale(state, coeff, why)
+        op = f"multiply both sides by {tex(1 / coeff)}"
+        return Move("multiply", op, why, "rewrite", sp.Eq(power, state.rhs / coeff))
+    op = f"divide both sides by {tex(coeff)}"
+    return Move("divide", op, why, "rewrite", sp.Eq(power, state.rhs / coeff))
 
 
 def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:
-    """x^n = c: the real n-th roots (two for even n and c > 0, one for odd n)."""
-    if not (isinstance(lhs, sp.Pow) and lhs.base == x and lhs.exp.is_Integer and lhs.exp > 2):
+    """u^n = c, u = x or a linear expression in x ((x - 2)^3 = 27 → x - 2 = 3): the real n-th
+    roots (two for even n and c > 0, one for odd n)."""
+    if not (isinstance(lhs, sp.Pow) and lhs.exp.is_Integer and lhs.exp > 2):
         return None
-    if not rhs.is_number or not rhs.is_real:
+    if not _linear_in(lhs.base, x) or not rhs.is_number or not rhs.is_real:
         return None
-    n = int(lhs.exp)
+    n, u = int(lhs.exp), lhs.base
     if n % 2 == 1:
         root = sp.real_root(rhs, n)
         why = f"$u \\mapsto u^{n}$ is one-to-one for odd {n}"
         op = f"take the real {_ordinal(n)} root of both sides"
-        return Move("nth-root", op, why, "rewrite", sp.Eq(x, root))
+        return Move("nth-root", op, why, "rewrite", sp.Eq(u, root))
     if rhs.is_negative:
         return Move("no-real-root", "note that an even power is never negative",
                     "no real number has a negative even power", "rewrite", sp.false)  # fmt: skip
     root = sp.root(rhs, n)
-    cases = sp.Or(sp.Eq(x, -root), sp.Eq(x, root)) if root != 0 else sp.Eq(x, 0)
+    cases = sp.Or(sp.Eq(u, -root), sp.Eq(u, root)) if root != 0 else sp.Eq(u, 0)
     why = f"$u^{n} = k$ with $k \\ge 0$ means $u = \\pm k^{{1/{n}}}$"
     return Move("nth-root", f"take the {_ordinal(n)} root of both sides", why, "rewrite", cases)
+
+
+def _linear_in(u: sp.Basic, x: sp.Symbol) -> bool:
+    """``u`` is x, or a x + b with numbers a ≠ 0 and b."""
+    if u == x:
+        return True
+    if not u.is_polynomial(x) or u.free_symbols != {x}:
+        return False
+    return sp.Poly(u, x).degree() == 1
 
 
 def _ordinal(n: int) -> str:
