@@ -35,3 +35,13 @@ def test_log_laws_one_at_a_time():
     assert d.steps[0].operation == "write $8$ as $2^{3}$"
     assert d.steps[-1].operation == "use $\\ln a^k = k \\ln a$"
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_an_irrational_coefficient_is_factored_out_before_the_division():
+    # x - e x = -1 used to be divided term by term (x/(1 - e) - e x/(1 - e)), then multiplied
+    # back by e - 1 again and again: eighteen lines and no answer.
+    d = derive(r"\ln(x+1) - \ln x = 1")
+    operations = [s.operation for s in d.steps]
+    assert "factor $x$ out" in operations
+    assert operations[operations.index("factor $x$ out") + 1] == "divide both sides by $1 - e$"
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED and len(d.steps) <= 8

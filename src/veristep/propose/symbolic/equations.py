@@ -106,8 +106,10 @@ def linear_moves(state: sp.Eq, p: Problem) -> list[Move]:
         # factor() makes the first letter's coefficient positive (3y^2 - 6x as -3(2x - y^2)):
         # keep the signs the terms were written with, only the common factor taken out.
         coeff = sp.factor_terms(sp.expand(lhs / x))
-    if len(sp.Add.make_args(lhs)) > 1 and coeff.free_symbols and not coeff.has(x):
-        # a x − c x = d − b: a teacher writes (a − c) x first, then divides by the bracket
+    several = len(sp.Add.make_args(lhs)) > 1
+    if several and (coeff.free_symbols or not coeff.is_Rational) and not coeff.has(x):
+        # a x − c x = d − b: a teacher writes (a − c) x first, then divides by the bracket;
+        # the same for a coefficient that no arithmetic collects (x − e x is (1 − e) x)
         new = sp.Eq(sp.Mul(x, coeff), rhs)
         why = "the terms with the unknown share the factor " + math(bare_tex(x))
         return [Move("factor-unknown", f"factor {tex(x)} out", why, "rewrite", new)]
