@@ -38,3 +38,15 @@ def test_a_quadratic_in_sin_x_names_sin_x_not_a_stand_in():
     assert "standin" not in words
     assert "\\sin{\\left(x \\right)}" in words or "\\sin x" in words
     assert all(s.tier is Tier.GROUNDED for s in d.steps) and d.endpoint.reached
+
+
+def test_with_no_interval_the_function_is_isolated_then_the_general_solution_written():
+    # 2 sin x - 1 = 0 used to get no line at all: sin x = 1/2 was solved, 2 sin x - 1 = 0 was not
+    d = derive(r"2\sin x - 1 = 0")
+    assert [s.expr_latex for s in d.steps][:2] == [
+        "2 \\sin{\\left(x \\right)} = 1",
+        "\\sin{\\left(x \\right)} = \\frac{1}{2}",
+    ]
+    assert d.steps[-1].operation.startswith("write the general solution")
+    assert "k \\in \\mathbb{Z}" in d.steps[-1].expr_latex
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED

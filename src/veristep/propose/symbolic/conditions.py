@@ -116,7 +116,8 @@ def condition_moves(state: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
         if solved_values(case, p.var) is not None or _trig_solved(case, p.var):
             new_cases.append(case)
             continue
-        moves = one(case, p) or _trig_as_unknown(case, p, one) or _trig_product_moves(case, p.var)
+        moves = one(case, p) or trig_in_one_function(case, p, one)
+        moves = moves or trig_product_moves(case, p.var)
         if not moves:
             return []
         new_cases.append(moves[0].state)
@@ -225,7 +226,7 @@ def _trig_solved(case: sp.Basic, x: sp.Symbol) -> bool:
     )
 
 
-def _trig_as_unknown(case: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
+def trig_in_one_function(case: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
     """An equation in ``\\sin x`` alone: solve for ``\\sin x`` as if it were the unknown."""
     if not isinstance(case, sp.Eq) or _trig_solved(case, p.var):
         return []
@@ -235,7 +236,7 @@ def _trig_as_unknown(case: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
     return _in_terms_of(case, p, one, atoms[0], {atoms[0]: 1})
 
 
-def _trig_product_moves(case: sp.Basic, x: sp.Symbol) -> list[Move]:
+def trig_product_moves(case: sp.Basic, x: sp.Symbol) -> list[Move]:
     """An equation in several trigonometric functions of x (``2 \\sin x \\cos x = \\sin x``):
     everything to the left, factor out what the terms share, then each factor equal to zero; each
     factor is then an equation in one function, solved by the moves above."""

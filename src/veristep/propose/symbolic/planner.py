@@ -27,7 +27,12 @@ import sympy as sp
 
 from veristep.propose.symbolic import finished, goals
 from veristep.propose.symbolic.arithmetic import closed_moves, is_closed_arithmetic
-from veristep.propose.symbolic.conditions import condition_moves, exponential_as_unknown
+from veristep.propose.symbolic.conditions import (
+    condition_moves,
+    exponential_as_unknown,
+    trig_in_one_function,
+    trig_product_moves,
+)
 from veristep.propose.symbolic.conditions import split as split_conditions
 from veristep.propose.symbolic.derivatives import derivative_moves, has_pending_derivative
 from veristep.propose.symbolic.equations import polynomial_moves
@@ -240,7 +245,15 @@ def _statement_moves(state: sp.Basic, p: Problem) -> list[Move]:
 def _case_moves(case: sp.Basic, p: Problem) -> list[Move]:
     """The moves for one equation or inequality in one unknown."""
     moves = inequality_moves(case, p) + special_moves(case, p) + polynomial_moves(case, p)
-    return moves or exponential_as_unknown(case, p, _case_moves)
+    return moves or exponential_as_unknown(case, p, _case_moves) or _trig_case_moves(case, p)
+
+
+def _trig_case_moves(case: sp.Basic, p: Problem) -> list[Move]:
+    """2 sin x - 1 = 0 with no interval: solved for sin x as for an unknown (sin x = 1/2), whose
+    general solution the periodic moves then write; several functions are factored first."""
+    if p.var is None:
+        return []
+    return trig_in_one_function(case, p, _case_moves) or trig_product_moves(case, p.var)
 
 
 def _lift_over_cases(state: sp.Or, p: Problem) -> list[Move]:
