@@ -153,3 +153,12 @@ def test_cli_states_the_answer_and_the_correction(capsys: pytest.CaptureFixture[
     assert main(["derive", "x^2 - 1", "--goal", "factor", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["goal"] == "factor" and doc["answer"]["stated"]
+
+
+def test_simplify_cancels_a_common_factor_that_simplify_leaves():
+    # SymPy's simplify keeps (x^3 - 8)/(x - 2) (as many operations as x^2 + 2x + 4), so the
+    # start was called finished with no line written
+    d = derive(r"\frac{x^3 - 8}{x - 2}", goal="simplify")
+    assert [s.expr_latex for s in d.steps][-1] == "x^{2} + 2 x + 4"
+    assert d.steps[-1].operation == "cancel the common factor $x - 2$"
+    assert d.endpoint.reached and all(s.tier >= Tier.VERIFIED for s in d.steps)

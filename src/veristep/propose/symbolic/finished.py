@@ -62,7 +62,22 @@ def guide_target(start: sp.Basic, goal: str) -> sp.Basic | None:
         forms = [value, sp.simplify(value), sp.logcombine(value, force=True)]
         return min(forms, key=sp.count_ops)
     simpler = sp.simplify(value)
-    return simpler if sp.count_ops(simpler) < sp.count_ops(value) else value
+    if sp.count_ops(simpler) < sp.count_ops(value):
+        return simpler
+    # simplify keeps (x^3 - 8)/(x - 2) (as many operations as x^2 + 2x + 4): a teacher cancels
+    # the common factor of a fraction all the same
+    return sp.cancel(value) if _common_factor(value) else value
+
+
+def _common_factor(value: sp.Expr) -> bool:
+    """Whether the numerator and the denominator of ``value`` share a factor with a letter."""
+    num, den = sp.fraction(sp.together(value))
+    if not den.free_symbols:
+        return False
+    try:
+        return bool(sp.gcd(num, den).free_symbols)
+    except (sp.PolynomialError, sp.CoercionFailed, NotImplementedError):
+        return False
 
 
 def is_finished(state: sp.Basic, goal: str, var: sp.Symbol | None, start: sp.Basic) -> bool:
