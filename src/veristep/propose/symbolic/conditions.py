@@ -116,8 +116,7 @@ def condition_moves(state: sp.Basic, p: Problem, one: OneUnknown) -> list[Move]:
         if solved_values(case, p.var) is not None or _trig_solved(case, p.var):
             new_cases.append(case)
             continue
-        moves = one(case, p) or trig_in_one_function(case, p, one)
-        moves = moves or trig_product_moves(case, p.var)
+        moves = one(case, p)  # the planner's one-unknown moves solve for sin x too
         if not moves:
             return []
         new_cases.append(moves[0].state)

@@ -40,19 +40,15 @@ def degree(state: sp.Eq, x: sp.Symbol) -> int:
 
 def _add_both(state: sp.Eq, term: sp.Basic, why: str, name: str = "move-constant") -> Move:
     """Subtract ``term`` from both sides (or add its negative: the wording follows the sign)."""
-    if term.could_extract_minus_sign():
-        op, shown = "add", -term
-    else:
-        op, shown = "subtract", term
-    word = "to" if op == "add" else "from"
     new = sp.Eq(sp.expand(state.lhs - term), sp.expand(state.rhs - term))
-    return Move(
-        name,
-        f"{op} {tex(shown)} {word} both sides",
-        why,
-        "rewrite",
-        new,
-    )
+    return Move(name, _subtract_words(term), why, "rewrite", new)
+
+
+def _subtract_words(term: sp.Basic) -> str:
+    """How subtracting ``term`` from both sides reads: adding its negative when it is one."""
+    if term.could_extract_minus_sign():
+        return f"add {tex(-term)} to both sides"
+    return f"subtract {tex(term)} from both sides"
 
 
 def _scale(state: sp.Eq, factor: sp.Basic, why: str) -> Move:
@@ -367,11 +363,9 @@ def _power_alone(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         return []
     if _unknown_power(powers[0], x) is None:
         return []
-    c = constants[0]
-    op, shown, word = ("add", -c, "to") if c.could_extract_minus_sign() else ("subtract", c, "from")
-    new = sp.Eq(powers[0], -c)
+    new = sp.Eq(powers[0], -constants[0])
     why = "isolate the power of the unknown"
-    return [Move("move-constant", f"{op} {tex(shown)} {word} both sides", why, "rewrite", new)]
+    return [Move("move-constant", _subtract_words(constants[0]), why, "rewrite", new)]
 
 
 def _unknown_power(term: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Pow] | None:
