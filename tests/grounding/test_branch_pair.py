@@ -4,11 +4,13 @@ clearly not proportional)."""
 
 from __future__ import annotations
 
-from sympy import Rational, Symbol, log, sin, sqrt, symbols
+from sympy import Abs, Eq, Rational, Symbol, log, pi, real_root, sign, sin, sqrt, symbols
 
 from veristep.grounding.checks.branch_pair import (
     _maybe_proportional,
     _sample,
+    odd_exponents,
+    odd_power_pair,
     product_of_branches,
     squared_pair,
 )
@@ -41,3 +43,17 @@ def test_samples_respect_the_symbols_assumptions():
         for index in range(3):
             assert _sample(p, value, index) > 0
             assert _sample(n, value, index).is_integer
+
+
+def test_an_odd_power_undoes_a_real_root():
+    v, r = symbols("V r", real=True)
+    # cubing r = ∛(3V/4π) gives r³ − 3V/4π, the residual V − 4πr³/3 times −3/4π
+    assert odd_power_pair(r, real_root(3 * v / (4 * pi), 3), v - 4 * pi * r**3 / 3, 3)
+    assert not odd_power_pair(r, real_root(3 * v / (4 * pi), 3), v - 4 * pi * r**2 / 3, 3)
+    assert odd_power_pair(x, sign(y) * Abs(y) ** Rational(1, 5), x**5 - y, 5)
+
+
+def test_only_odd_exponents_are_candidates():
+    assert odd_exponents(Eq(x**3, y**2)) == {3}
+    assert odd_exponents(Eq(x, Abs(y) ** Rational(2, 5))) == {5}
+    assert odd_exponents(Eq(x**2, sqrt(y))) == frozenset()

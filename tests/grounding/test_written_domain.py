@@ -64,8 +64,28 @@ def test_a_next_line_with_a_restriction_of_its_own_is_no_widening() -> None:
         (r"\sqrt[3]{-8}", "2", "refuted"),
         # An even root of a negative number has no real value: nothing to check, never refuted.
         (r"\sqrt[4]{-16}", "-2", "unchecked"),
+        # A cube root of a letter is defined below zero too: no "written domain" x - 9 >= 0
+        # that would make the correct answer look like an extraneous root.
+        (r"\sqrt[3]{x - 9} = -1", "x = 8", "grounded"),
+        (r"\sqrt[3]{x} = -2", "x = -8", "grounded"),
     ],
 )
 def test_an_odd_root_of_a_negative_number_is_real(prev: str, nxt: str, tier: str) -> None:
+    step = check([prev, nxt]).steps[0]
+    assert step.tier.name_lower == tier, step.reason
+
+
+@pytest.mark.parametrize(
+    ("prev", "nxt", "tier"),
+    [
+        (r"s^3 = A", r"s = \sqrt[3]{A}", "grounded"),
+        (r"V = \frac{4}{3}\pi r^3", r"r = \sqrt[3]{\frac{3V}{4\pi}}", "grounded"),
+        (r"x = \sqrt[5]{a - b}", r"x^5 = a - b", "grounded"),
+        (r"x^3 = 2y + 1", r"x = \sqrt[3]{2y} + 1", "refuted"),
+        (r"x^5 = a - b", r"x = \sqrt[5]{a + b}", "refuted"),
+    ],
+)
+def test_an_odd_root_of_both_sides_loses_nothing(prev: str, nxt: str, tier: str) -> None:
+    """t ↦ t^n is one-to-one on the reals for odd n: A = B and A^n = B^n are the same statement."""
     step = check([prev, nxt]).steps[0]
     assert step.tier.name_lower == tier, step.reason

@@ -47,7 +47,8 @@ OBJECTS = [
     sin(x) ** 2 + cos(x) ** 2,
     tan(x) / (1 + x),
     exp(-(x**2)) + log(x),
-    sqrt(x + 1) + root(x, 3),
+    sqrt(x + 1) + root(x**2 + 1, 3),  # a radicand never negative: the principal root
+    sympy.real_root(x, 3),  # over the reals \sqrt[3]{x} is this one (sgn(x)·|x|^{1/3})
     Rational(3, 4) * x - Rational(1, 2),
     Abs(x - 1) + floor(x) + ceiling(y),
     factorial(n) / (factorial(y) * factorial(n - y)),
@@ -88,3 +89,11 @@ def test_sympy_latex_parses_back(obj: object, mul_symbol: str | None) -> None:
         assert sympy.simplify(got - obj) == 0, latex
     else:
         assert got == obj, f"{latex!r}: {got!r} != {obj!r}"
+
+
+def test_an_odd_root_of_a_letter_is_the_real_root() -> None:
+    """Over the reals ∛x is defined for every x (∛(−8) = −2), not SymPy's principal root, which is
+    complex below zero."""
+    got = to_sympy(parse_latex(r"\sqrt[3]{x} + \sqrt[5]{y - 1}"))
+    assert got.subs({x: -8, y: -31}) == -4
+    assert got.subs({x: 8, y: 33}) == 4

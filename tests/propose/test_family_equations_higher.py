@@ -76,3 +76,45 @@ def test_a_power_of_a_linear_expression_is_not_expanded(start, lines):
     d = derive(start)
     assert [s.expr_latex for s in d.steps] == lines
     assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+
+
+@pytest.mark.parametrize(
+    ("start", "target", "lines"),
+    [
+        (
+            r"V = \frac{1}{6}\pi d^3",
+            r"d = \sqrt[3]{\frac{6V}{\pi}}",
+            [
+                r"\frac{\pi d^{3}}{6} = V",
+                r"d^{3} = \frac{6 V}{\pi}",
+                r"d = \sqrt[3]{\frac{6V}{\pi}}",
+            ],
+        ),
+        (
+            "A = 2t^3 + 5",
+            r"t = \sqrt[3]{\frac{A - 5}{2}}",
+            [
+                "2 t^{3} + 5 = A",
+                "2 t^{3} = A - 5",
+                r"t^{3} = \frac{A}{2} - \frac{5}{2}",
+                r"t = \sqrt[3]{\frac{A - 5}{2}}",
+            ],
+        ),
+    ],
+)
+def test_a_formula_is_solved_for_a_cubed_letter_by_its_real_cube_root(start, target, lines):
+    """No sign condition is needed (an odd root is real for every radicand), so every line is
+    grounded and the root is a teacher's line, not the solver's jump."""
+    d = derive(start, target)
+    assert [s.expr_latex for s in d.steps] == lines
+    assert "real cube root" in d.steps[-1].operation
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED
+
+
+def test_dividing_by_a_letter_of_the_formula_says_it_assumes_it_nonzero():
+    d = derive(r"m = \rho a^3", r"a = \sqrt[3]{\frac{m}{\rho}}")
+    divide = d.steps[1]
+    assert divide.operation == r"divide both sides by $\rho$"
+    assert "\\rho \\ne 0" in divide.justification
+    assert divide.tier is Tier.VERIFIED and "rho = 0 is lost" in divide.reason
+    assert d.endpoint.reached and d.confidence.tier is Tier.VERIFIED

@@ -124,6 +124,8 @@ def unknown(prev: Basic, nxt: Basic) -> Symbol | None:
         return None
     isolated = {a.lhs for a in atoms_of(nxt) if isinstance(a, Eq) and isinstance(a.lhs, Symbol)}
     isolated |= {a.rhs for a in atoms_of(nxt) if isinstance(a, Eq) and isinstance(a.rhs, Symbol)}
+    if not isolated:  # a power isolated (a³ = m/ρ): its letter is the one being solved for
+        isolated = {a.lhs.base for a in atoms_of(nxt) if _isolated_power(a)}
     if len(isolated) == 1:
         return next(iter(isolated))
     by_name = {v.name: v for v in syms}
@@ -139,6 +141,16 @@ def unknown(prev: Basic, nxt: Basic) -> Symbol | None:
         if isinstance(a, (Gt, Ge, Lt, Le)) and len(a.free_symbols) == 1
     }
     return bounded.pop() if len(bounded) == 1 else None
+
+
+def _isolated_power(a: Basic) -> bool:
+    return (
+        isinstance(a, Eq)
+        and isinstance(a.lhs, Pow)
+        and isinstance(a.lhs.base, Symbol)
+        and a.lhs.exp.is_Integer
+        and not a.rhs.has(a.lhs.base)
+    )
 
 
 def domain_factors(s: Basic) -> frozenset[Expr]:

@@ -83,13 +83,12 @@ def _convert(
     return _guarded(converter.convert, root)
 
 
-def _odd_root_of_a_negative_number(radicand: Any, index: Any) -> bool:
+def _odd_root_may_be_negative(radicand: Any, index: Any) -> bool:
     return (
         getattr(index, "is_Integer", False)
-        and index > 1
-        and index % 2 == 1
-        and getattr(radicand, "is_number", False)
-        and radicand.is_extended_negative is True
+        and int(index) > 1
+        and int(index) % 2 == 1  # int: with evaluation off, Mod(3, 2) == 1 is False
+        and getattr(radicand, "is_extended_nonnegative", None) is not True
     )
 
 
@@ -357,11 +356,13 @@ class Converter(SubscriptBinding, CalculusConversion):
         if len(n.children) == 1:
             return sympy.sqrt(radicand)
         index = self.convert(n.children[1])
-        if self.real and _odd_root_of_a_negative_number(radicand, index):
-            # Over the reals \sqrt[3]{-8} is -2; SymPy's root is the principal complex root
-            # 2(-1)^{1/3}, which would refute -2. A radicand with letters keeps SymPy's root
-            # (and its written domain radicand >= 0): its sign is not known here.
-            return sympy.real_root(radicand, index)
+        if self.real and _odd_root_may_be_negative(radicand, index):
+            # Over the reals \sqrt[3]{-8} is -2 and \sqrt[3]{A} is defined for every real A
+            # (sign(A)|A|^{1/3}, what SymPy's real solveset of s^3 = A returns); SymPy's root is
+            # the principal complex one, 2(-1)^{1/3} for -8, which would refute -2 and make a
+            # cube root of a letter undefined below zero. Built by hand: sympy.real_root is a
+            # Piecewise of principal roots when nothing evaluates (the written form).
+            return sympy.sign(radicand) * sympy.Pow(sympy.Abs(radicand), sympy.Rational(1, index))
         return sympy.root(radicand, index)
 
     def c_func(self, n: Node) -> Any:

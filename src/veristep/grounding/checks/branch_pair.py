@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from sympy import Abs, Basic, Eq, Expr, Mul, N, Pow, Rational, S, expand
+from sympy import Abs, Basic, Eq, Expr, Mul, N, Pow, Rational, S, expand, sign
 from sympy.core.function import AppliedUndef
 
 from veristep.core.tiers import Relation
@@ -32,7 +32,7 @@ def branch_pair(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     if kind(nxt) == "eq" and kind(prev) == "or" and all(isinstance(d, Eq) for d in prev.args):
         return _branches(nxt, prev, ctx)  # joining branches into one product is the same fact
     if kind(prev) == kind(nxt) == "eq" and not (prev.has(*OPAQUE) or nxt.has(*OPAQUE)):
-        return _squares(prev, nxt, ctx)
+        return _squares(prev, nxt, ctx) or _odd_powers(prev, nxt, ctx)
     return None
 
 
@@ -73,6 +73,67 @@ def _squares(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
             Relation.NARROWS, "takes one square root: the branch with the opposite sign is lost"
         )
     return None
+
+
+def _odd_powers(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
+    """``A = B`` ⇔ ``A^n = B^n`` for odd n: t ↦ t^n is one-to-one on the reals. Taking the real
+    cube root of both sides (r³ = 3V/4π → r = ∛(3V/4π)) is therefore no narrowing at all."""
+    for n in odd_exponents(prev) | odd_exponents(nxt):
+        if cas.run(odd_power_pair, nxt.lhs, nxt.rhs, residual(prev), n, ctx=ctx).value is True:
+            return Decision.grounded(Relation.EQUIVALENT, _odd_root_words(n, "takes"))
+        if cas.run(odd_power_pair, prev.lhs, prev.rhs, residual(nxt), n, ctx=ctx).value is True:
+            return Decision.grounded(Relation.EQUIVALENT, _odd_root_words(n, "raises"))
+    return None
+
+
+def _odd_root_words(n: int, move: str) -> str:
+    what = f"the real root of index {n} of" if move == "takes" else f"the odd power {n} of"
+    return f"{move} {what} both sides: t ↦ t^{n} is one-to-one on the reals, no root is lost"
+
+
+def odd_exponents(statement: Basic) -> frozenset[int]:
+    """The odd n > 1 of the powers t^n and roots t^(p/n) written in a statement (at most three:
+    each is one more comparison)."""
+    found = set()
+    for p in statement.atoms(Pow):
+        if isinstance(p.exp, Rational):
+            for n in (p.exp.q, abs(p.exp.p) if p.exp.q == 1 else 1):
+                if n > 1 and n % 2 == 1:
+                    found.add(int(n))
+    return frozenset(sorted(found)[:3])
+
+
+def odd_power_pair(a: Expr, b: Expr, r: Expr, n: int) -> bool:
+    """CAS task: ``r`` is, up to a nonzero constant, ``a^n − b^n`` (n odd), with the real root
+    sign(u)·|u|^(1/n) raised back to u."""
+    difference = expand(_real_powers_undone(expand(a**n - b**n)))
+    return _maybe_proportional(r, difference) and relation_ratio(r, difference)[0] == "const"
+
+
+def _real_powers_undone(e: Expr) -> Expr:
+    """sign(u)^k → sign(u) for odd k, then sign(u)·|u| → u: what a real root to an odd power
+    leaves after expansion (SymPy's simplify does the same, at many times the cost)."""
+    e = e.replace(
+        lambda p: p.is_Pow and isinstance(p.base, sign) and p.exp.is_odd and p.exp > 0,
+        lambda p: p.base,
+    )
+    return e.replace(
+        lambda m: m.is_Mul and any(_signed_magnitude(f, m) for f in m.args),
+        _join_sign_and_magnitude,
+    )
+
+
+def _signed_magnitude(f: Basic, product: Basic) -> bool:
+    return isinstance(f, sign) and Abs(f.args[0]) in product.args
+
+
+def _join_sign_and_magnitude(product: Basic) -> Basic:
+    for f in product.args:
+        if _signed_magnitude(f, product):
+            u = f.args[0]
+            rest = [g for g in product.args if g not in (f, Abs(u))]
+            return Mul(u, *rest)
+    return product
 
 
 def _unsigned_residual(eq: Basic) -> Expr:

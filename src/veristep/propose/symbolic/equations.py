@@ -345,7 +345,7 @@ def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
     if root is not None:
         return [root]
     if rhs != 0:
-        return [standard_form_move(state, x)]
+        return _power_alone(state, x) or [standard_form_move(state, x)]
     if isinstance(lhs, sp.Mul):
         move = _zero_product(state, lhs, x)
         return [move] if move else []
@@ -353,24 +353,27 @@ def _higher_degree_moves(state: sp.Eq, p: Problem) -> list[Move]:
 
 
 def _power_alone(state: sp.Eq, x: sp.Symbol) -> list[Move]:
-    """a u^n + c = 0 (n ≥ 3, u = x or linear in x, numbers a and c): the constant to the right
-    first, as a teacher does (x^3 - 64 = 0 → x^3 = 64 → x = 4); factoring stays the
-    alternative. The power is kept as written ((x - 2)^3 is not expanded)."""
+    """a u^n + c = d (n ≥ 3, u = x or linear in x, a, c and d free of x): the constant to the
+    right first, as a teacher does (x^3 - 64 = 0 → x^3 = 64 → x = 4; 2t^3 + 5 = A → 2t^3 =
+    A - 5); factoring stays the alternative. The power is kept as written ((x - 2)^3 is not
+    expanded)."""
     terms = sp.Add.make_args(state.lhs)
-    constants = [t for t in terms if t.is_number]
-    powers = [t for t in terms if not t.is_number]
-    if len(terms) != 2 or len(constants) != 1 or not constants[0].is_real:
+    powers = [t for t in terms if t.has(x)]
+    constant = sp.Add(*(t for t in terms if not t.has(x)))
+    if len(powers) != 1 or constant == 0 or not _known_value(state.rhs, x):
         return []
-    if _unknown_power(powers[0], x) is None:
+    if _unknown_power(powers[0], x) is None or not _known_value(constant, x):
         return []
-    new = sp.Eq(powers[0], -constants[0])
+    new = sp.Eq(powers[0], state.rhs - constant)
     why = "isolate the power of the unknown"
-    return [Move("move-constant", _subtract_words(constants[0]), why, "rewrite", new)]
+    return [Move("move-constant", _subtract_words(constant), why, "rewrite", new)]
 
 
 def _unknown_power(term: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Pow] | None:
-    """``term`` as (a, u^n) with a number a, n ≥ 3 and u = x or linear in x; else None."""
-    coeff, power = term.as_coeff_Mul()
+    """``term`` as (a, u^n) with a free of x (4π/3, ρ), n ≥ 3 and u = x or linear in x."""
+    coeff, power = term.as_independent(x, as_Add=False)
+    if coeff == 0 or (coeff.is_number and not coeff.is_real):
+        return None
     if not (isinstance(power, sp.Pow) and power.exp.is_Integer and power.exp > 2):
         return None
     return (coeff, power) if _linear_in(power.base, x) else None
@@ -395,15 +398,18 @@ def _isolate_power(state: sp.Eq, x: sp.Symbol) -> Move | None:
     """a u^n = c with numbers a ≠ 1 and c: divide by a first, as a teacher does, so that the
     root of both sides is taken of u^n alone (2x^3 = -16 → x^3 = -8 → x = -2)."""
     found = _unknown_power(state.lhs, x)
-    if found is None or found[0] in (0, 1) or not (state.rhs.is_number and state.rhs.is_real):
+    if found is None or found[0] in (0, 1) or not _known_value(state.rhs, x):
         return None
     coeff, power = found
     why = "isolate the power of the unknown"
-    if coeff.is_Rational and abs(coeff.p) == 1 and coeff.q != 1:  # ½x^5: multiply by 2
+    if coeff.free_symbols:  # ρa^3 = m: the formula's letter is assumed nonzero, and said so
+        why += f" (assuming {_nonzero(coeff)})"
+    kind = _division_type(coeff)
+    if sp.fraction(coeff)[1] != 1:  # ½x^5: multiply by 2; 4πr^3/3: multiply by 3/4π
         op = f"multiply both sides by {tex(1 / coeff)}"
-        return Move("multiply", op, why, "rewrite", sp.Eq(power, state.rhs / coeff))
+        return Move("multiply", op, why, kind, sp.Eq(power, state.rhs / coeff))
     op = f"divide both sides by {tex(coeff)}"
-    return Move("divide", op, why, "rewrite", sp.Eq(power, state.rhs / coeff))
+    return Move("divide", op, why, kind, sp.Eq(power, state.rhs / coeff))
 
 
 def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:
@@ -411,9 +417,18 @@ def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:
     roots (two for even n and c > 0, one for odd n)."""
     if not (isinstance(lhs, sp.Pow) and lhs.exp.is_Integer and lhs.exp > 2):
         return None
-    if not _linear_in(lhs.base, x) or not rhs.is_number or not rhs.is_real:
+    if not _linear_in(lhs.base, x) or not _known_value(rhs, x):
         return None
     n, u = int(lhs.exp), lhs.base
+    if n % 2 == 1 and not rhs.is_number:
+        # r^3 = 3V/4π → r = ∛(3V/4π): one real root whatever the sign of the right side, in
+        # the form the parser gives \sqrt[3]{…} (the printer writes it back as a root).
+        root = sp.sign(rhs) * sp.Pow(sp.Abs(rhs), sp.Rational(1, n))
+        why = f"$u \\mapsto u^{n}$ is one-to-one for odd {n}"
+        op = f"take the real {_ordinal(n)} root of both sides"
+        return Move("nth-root", op, why, "rewrite", sp.Eq(u, root))
+    if not rhs.is_number:
+        return None  # an even root of a letter needs its sign: the formula's conditions decide
     if n % 2 == 1:
         root = sp.real_root(rhs, n)
         why = f"$u \\mapsto u^{n}$ is one-to-one for odd {n}"
@@ -426,6 +441,11 @@ def _nth_root_move(lhs: sp.Basic, rhs: sp.Basic, x: sp.Symbol) -> Move | None:
     cases = sp.Or(sp.Eq(u, -root), sp.Eq(u, root)) if root != 0 else sp.Eq(u, 0)
     why = f"$u^{n} = k$ with $k \\ge 0$ means $u = \\pm k^{{1/{n}}}$"
     return Move("nth-root", f"take the {_ordinal(n)} root of both sides", why, "rewrite", cases)
+
+
+def _known_value(c: sp.Basic, x: sp.Symbol) -> bool:
+    """A real number, or an expression in the other letters of a formula (V in r^3 = 3V/4π)."""
+    return bool(c.is_number and c.is_real) or (not c.is_number and not c.has(x))
 
 
 def _linear_in(u: sp.Basic, x: sp.Symbol) -> bool:

@@ -69,6 +69,9 @@ class _StatePrinter(LatexPrinter):
         return super()._print_Add(expr, order=order)
 
     def _print_Mul(self, expr: sp.Mul) -> str:
+        written = _odd_roots_as_written(expr)
+        if written is not None:
+            return self._print(written)
         # Factors as a teacher writes them: letters first, then the linear brackets by their
         # roots in increasing order ((x - 2)(x - 3), never (x - 3)(x - 2)).
         found = _teacher_factors(expr)
@@ -95,6 +98,25 @@ class _StatePrinter(LatexPrinter):
         # ∧ and ∨ mixed: brackets make the grouping explicit.
         text = self._print(arg)
         return f"\\left({text}\\right)" if isinstance(arg, inner) else text
+
+
+def _odd_roots_as_written(expr: sp.Mul) -> sp.Basic | None:
+    """sgn(u)·|u|^(1/n), n odd, is the real n-th root of u: printed \\sqrt[n]{u}, which the
+    parser reads back as that same real root (never SymPy's sgn and absolute value)."""
+    for f in expr.args:
+        if isinstance(f, sp.sign):
+            u = f.args[0]
+            for g in expr.args:
+                if (
+                    isinstance(g, sp.Pow)
+                    and g.base == sp.Abs(u)
+                    and g.exp.is_Rational
+                    and g.exp.p == 1
+                    and g.exp.q % 2 == 1
+                ):
+                    rest = [h for h in expr.args if h not in (f, g)]
+                    return sp.Mul(*rest, sp.Pow(u, g.exp, evaluate=False), evaluate=False)
+    return None
 
 
 def _ordered_cases(expr: sp.Or) -> list[sp.Basic]:
