@@ -219,11 +219,34 @@ def periodic_cut(pick: Pick) -> tuple[Any, ...]:
     return lhs_t, rhs_t, sp.Eq(f(u), value), sp.Eq(X, 0), True, members
 
 
+def odd_root(pick: Pick) -> tuple[Any, ...]:
+    """∛(u³) → |u| (an odd root keeps the sign: false below zero), or u³ = −c → u = ∛c (the
+    sign of the root slipped). The oracle's root is the real one, sgn(w)·|w|^(1/n)."""
+    u, tu = _linear(pick)
+    n, r = pick([3, 5]), pick([1, 2, 3])
+    if pick(["abs", "sign"]) == "abs":
+        lhs_t = rf"\sqrt[{n}]{{\left({tu}\right)^{{{n}}}}}"
+        power = sp.Pow(u, n, evaluate=False)
+        lhs = sp.Mul(sp.sign(power), sp.Pow(sp.Abs(power), sp.Rational(1, n)), evaluate=False)
+        rhs_t = rf"\left|{tu}\right|"
+        if pick(["expr", "stmt"]) == "expr":
+            return lhs_t, rhs_t, lhs, sp.Abs(u), False, ()
+        op, rel = pick(_RELATIONS)
+        prev, nxt = rel(lhs, r, evaluate=False), rel(sp.Abs(u), r, evaluate=False)
+        hints = _pt(_x_at(u, r), _x_at(u, -r))
+        return f"{lhs_t} {op} {r}", f"{rhs_t} {op} {r}", prev, nxt, True, hints
+    c = r**n
+    lhs_t, rhs_t = rf"\left({tu}\right)^{{{n}}} = -{c}", rf"{tu} = \sqrt[{n}]{{{c}}}"
+    return (lhs_t, rhs_t, sp.Eq(sp.Pow(u, n, evaluate=False), -c, evaluate=False),
+            sp.Eq(u, r, evaluate=False), True, _pt(_x_at(u, r), _x_at(u, -r)))  # fmt: skip
+
+
 FAMILIES: dict[str, Callable[[Pick], tuple[Any, ...]]] = {
     "pow_of_pow": pow_of_pow,
     "pow_symbolic": pow_symbolic,
     "pow_of_product": pow_of_product,
     "root_of_power": root_of_power,
+    "odd_root": odd_root,
     "even_denominator": even_denominator,
     "log_product": log_product,
     "log_power": log_power,

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from adversarial import FAMILIES, Step, classify, make_step, truth
 
 SETTINGS = Settings(step_timeout_s=3.0, cas_timeout_s=1.5)
-# About 25 steps per family: ten families stay near a minute on a shared two-core machine.
+# About 25 steps per family: eleven families stay near a minute on a shared two-core machine.
 PER_FAMILY = settings(
     max_examples=25,
     derandomize=True,
