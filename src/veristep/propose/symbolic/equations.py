@@ -35,7 +35,30 @@ def is_polynomial_equation(state: sp.Basic, x: sp.Symbol | None) -> bool:
 
 
 def degree(state: sp.Eq, x: sp.Symbol) -> int:
+    """The degree in x; a power too high to expand (2(x - 1)^{99999} = 5, expanded for a
+    minute) is taken at its written degree, which only chooses the moves: isolate, then root."""
+    bound = _written_degree(state.lhs - state.rhs, x)
+    if bound > _EXPANDED_DEGREE:
+        return bound
     return sp.Poly(sp.expand(state.lhs - state.rhs), x).degree()
+
+
+_EXPANDED_DEGREE = 64
+
+
+def _written_degree(e: sp.Basic, x: sp.Symbol) -> int:
+    """An upper bound of the degree of a polynomial e in x, read off its tree (no expansion)."""
+    if not e.has(x):
+        return 0
+    if e == x:
+        return 1
+    if isinstance(e, sp.Add):
+        return max(_written_degree(t, x) for t in e.args)
+    if isinstance(e, sp.Mul):
+        return sum(_written_degree(f, x) for f in e.args)
+    if isinstance(e, sp.Pow) and e.exp.is_Integer and e.exp >= 0:
+        return int(e.exp) * _written_degree(e.base, x)
+    return _EXPANDED_DEGREE  # not a polynomial form: let Poly decide
 
 
 def _add_both(state: sp.Eq, term: sp.Basic, why: str, name: str = "move-constant") -> Move:

@@ -55,6 +55,7 @@ from veristep.propose.symbolic.special_equations import (
     candidate_check_moves,
     confirm_candidates_move,
     evaluate_power_move,
+    out_of_range_moves,
     special_moves,
 )
 from veristep.propose.symbolic.sums import has_pending_sum, sum_moves
@@ -150,7 +151,8 @@ def plan(
     why = "ran out of time" if time.monotonic() - began >= budget_s else "no move sequence found"
     aim = "target" if p.goal is None else f"finished form ({p.goal})"
     message = f"{aim} not reached: {why} after {nodes} states; shown is the furthest progress"
-    return Plan(_steps(start, deepest.path, start_written), False, message, nodes, _ms(began))
+    steps = _steps(start, deepest.path, start_written, p.var)
+    return Plan(steps, False, message, nodes, _ms(began))
 
 
 def _progress(node: _Node, p: Problem) -> tuple[int, int]:
@@ -253,7 +255,11 @@ def _trig_case_moves(case: sp.Basic, p: Problem) -> list[Move]:
     general solution the periodic moves then write; several functions are factored first."""
     if p.var is None:
         return []
-    return trig_in_one_function(case, p, _case_moves) or trig_product_moves(case, p.var)
+    return (
+        out_of_range_moves(case)
+        or trig_in_one_function(case, p, _case_moves)
+        or trig_product_moves(case, p.var)
+    )
 
 
 def _lift_over_cases(state: sp.Or, p: Problem) -> list[Move]:
@@ -412,7 +418,7 @@ def _finish(
     written: sp.Basic | None = None,
 ) -> Plan:
     path = _with_confirmation(path, p)
-    steps = _steps(p.start, path, written)
+    steps = _steps(p.start, path, written, p.var)
     if exact and steps and p.target_latex and _same_as_target(path[-1].state, p):
         # The same statement as the target: write it exactly as the target is written, so the
         # derivation ends at the target as written (not at SymPy's printing of it).
@@ -454,10 +460,15 @@ def _with_confirmation(path: tuple[Move, ...], p: Problem) -> tuple[Move, ...]:
 
 
 def _steps(
-    start: sp.Basic, path: tuple[Move, ...], written: sp.Basic | None = None
+    start: sp.Basic,
+    path: tuple[Move, ...],
+    written: sp.Basic | None = None,
+    var: sp.Symbol | None = None,
 ) -> list[PlannedStep]:
     """The moves as lines; each line keeps the order of terms of the line before, the first
-    the order the start was written in (``written``: the start converted unevaluated)."""
+    the order the start was written in (``written``: the start converted unevaluated). A line
+    that is *false* (no real solution) is written as the empty solution set of ``var``: a ⊥
+    means nothing to a learner."""
     out, prev = [], start
     lines = Lines()
     lines.start(start, written)
@@ -465,6 +476,8 @@ def _steps(
         for operation, why, shown in move.before:
             out.append(PlannedStep(move.name, operation, why, "rewrite", shown, state_key(prev)))
         printed = lines.line(move.state)
+        if move.state is sp.false and var is not None:
+            printed = f"{to_latex(var)} \\in \\emptyset"
         latex = move.latex or printed
         out.append(
             PlannedStep(

@@ -618,3 +618,18 @@ def _satisfies(original: sp.Eq, x: sp.Symbol, v: sp.Basic) -> bool | None:
     if diff.is_number:
         return bool(abs(sp.N(diff, 30)) < 1e-20) if diff.is_real is not False else False
     return None
+
+
+def out_of_range_moves(case: sp.Basic) -> list[Move]:
+    """sin u = c or cos u = c with |c| > 1: no real solution, said with the reason (the
+    function's range), instead of a search that stops at sin x = 5 with nothing left to try."""
+    if not isinstance(case, sp.Eq):
+        return []
+    for side, value in ((case.lhs, case.rhs), (case.rhs, case.lhs)):
+        trig = isinstance(side, (sp.sin, sp.cos))
+        if trig and value.is_number and value.is_real and abs(value) > 1:
+            name = "\\sin" if isinstance(side, sp.sin) else "\\cos"
+            bounds = math(f"-1 \\le {name} u \\le 1")
+            why = f"{bounds} for every real u, and {math(bare_tex(value))} lies outside"
+            return [Move("out-of-range", "no real solution", why, "solve", sp.false)]
+    return []
