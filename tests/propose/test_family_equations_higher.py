@@ -118,3 +118,21 @@ def test_dividing_by_a_letter_of_the_formula_says_it_assumes_it_nonzero():
     assert "\\rho \\ne 0" in divide.justification
     assert divide.tier is Tier.VERIFIED and "rho = 0 is lost" in divide.reason
     assert d.endpoint.reached and d.confidence.tier is Tier.VERIFIED
+
+
+@pytest.mark.parametrize(
+    ("start", "lines"),
+    [
+        (r"\sqrt[3]{2x - 1} = 3", ["2 x - 1 = 27", "2 x = 28", "x = 14"]),
+        (r"\sqrt[3]{x + 1} + 2 = 5", [r"\sqrt[3]{x + 1} = 3", "x + 1 = 27", "x = 26"]),
+        (r"2\sqrt[3]{x} = -4", [r"\sqrt[3]{x} = -2", "x = -8"]),
+        (r"3 = \sqrt[3]{x - 5}", [r"\sqrt[3]{x - 5} = 3", "x - 5 = 27", "x = 32"]),
+    ],
+)
+def test_a_cube_root_equation_is_cubed_once_the_root_stands_alone(start, lines):
+    """Cubing is one-to-one over the reals: no candidate check follows (unlike squaring), and a
+    negative right side is no obstacle (the cube root of -8 is -2)."""
+    d = derive(start)
+    assert [s.expr_latex for s in d.steps] == lines
+    assert any(s.operation == "cube both sides" for s in d.steps)
+    assert d.endpoint.reached and d.confidence.tier is Tier.GROUNDED

@@ -158,6 +158,7 @@ CATALOGUE: tuple[NamedMove, ...] = (
     NamedMove("no-real-root", "rewrite", r"\sqrt{x} = -3", ""),
     NamedMove("no-real-solution", "solve", "x^2 + 1 = 0", ""),
     NamedMove("nth-root", "rewrite", "x^4=2", r"x= \pm 2^{\frac{1}{4}}"),
+    NamedMove("odd-power", "rewrite", r"\sqrt[3]{2x - 1} = 3", "x = 14"),
     NamedMove("out-of-range", "solve", r"2\sin x - 10 = 0", ""),
     NamedMove(
         "partial-fractions", "rewrite", r"\frac{2x^2 - 3x - 1}{x - 2}", r"2x + 1 + \frac{1}{x - 2}"

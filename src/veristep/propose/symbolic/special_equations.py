@@ -23,8 +23,8 @@ from veristep.propose.symbolic.printer import to_latex
 def special_moves(state: sp.Basic, p: Problem) -> list[Move]:
     if p.var is None or not isinstance(state, sp.Eq):
         return []
-    strategies = (_absolute_moves, _radical_moves, _rational_moves, _exp_moves, _log_moves,
-                  _double_angle_equation)  # fmt: skip
+    strategies = (_absolute_moves, _odd_root_moves, _radical_moves, _rational_moves, _exp_moves,
+                  _log_moves, _double_angle_equation)  # fmt: skip
     for strategy in strategies:
         moves = strategy(state, p.var)
         if moves:
@@ -169,6 +169,71 @@ def _signs_on(e: sp.Basic, x: sp.Symbol, probe: sp.Basic) -> sp.Basic:
         return bar.args[0] if bar.args[0].subs(x, probe) >= 0 else -bar.args[0]
 
     return e.replace(lambda a: isinstance(a, sp.Abs), signed)
+
+
+def odd_root_of(e: sp.Basic) -> tuple[sp.Basic, int] | None:
+    """(u, n) when ``e`` is the real n-th root of u, n odd (sgn(u)·|u|^(1/n), as the reader
+    builds \\sqrt[3]{u}, or u^(1/n) of a u never negative, where both roots agree); else None.
+    A power u^(1/3) of a u that may be negative is SymPy's principal root: not this."""
+    if isinstance(e, sp.Pow) and e.exp.is_Rational and e.exp.p == 1 and e.exp.q % 2 == 1:
+        return (e.base, int(e.exp.q)) if e.exp.q > 1 and e.base.is_nonnegative else None
+    if not (isinstance(e, sp.Mul) and len(e.args) == 2):
+        return None
+    for f, g in (e.args, e.args[::-1]):
+        if isinstance(f, sp.sign) and isinstance(g, sp.Pow) and g.base == sp.Abs(f.args[0]):
+            n = g.exp
+            if n.is_Rational and n.p == 1 and n.q % 2 == 1:
+                return f.args[0], int(n.q)
+    return None
+
+
+def _odd_root_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
+    """\\sqrt[3]{u} = v: the root isolated (a constant term moved, a number factor divided),
+    then both sides cubed. t ↦ t^n is one-to-one for odd n, so no root is gained or lost and no
+    check of the candidates is needed (unlike squaring)."""
+    lhs, rhs = state.lhs, state.rhs
+    if odd_root_of(rhs) is not None and not any(odd_root_of(t) for t in sp.Add.make_args(lhs)):
+        return [Move("swap", "swap the two sides", "equality is symmetric", "rewrite",
+                     sp.Eq(rhs, lhs))]  # fmt: skip
+    found = odd_root_of(lhs)
+    if found is not None and not any(odd_root_of(t) for t in sp.Add.make_args(rhs)):
+        u, n = found
+        power = {3: "cube both sides", 5: "raise both sides to the fifth power"}.get(
+            n, f"raise both sides to the power {n}"
+        )
+        one_to_one = math(f"t \\mapsto t^{{{n}}}")
+        why = f"{one_to_one} is one-to-one for odd {n}: no root is gained or lost"
+        cubed = rhs**n if not isinstance(rhs, sp.Add) else sp.Pow(rhs, n)
+        return [Move("odd-power", power, why, "rewrite", sp.Eq(u, cubed))]
+    terms = sp.Add.make_args(lhs)
+    roots = [t for t in terms if _scaled_odd_root(t) is not None]
+    if len(roots) != 1 or any(odd_root_of(t) for t in sp.Add.make_args(rhs)):
+        return []
+    (term,) = roots
+    rest = lhs - term
+    if rest != 0 and not rest.has(x):
+        new = sp.Eq(term, rhs - rest)
+        return [Move("isolate-root", _isolate_words(rest), "isolate the root", "rewrite", new)]
+    coeff = _scaled_odd_root(term)
+    if rest == 0 and coeff is not None and coeff != 1:
+        new = sp.Eq(term / coeff, sp.expand(rhs / coeff))
+        op = f"divide both sides by {tex(coeff)}"
+        return [Move("divide", op, "isolate the root", "rewrite", new)]
+    return []
+
+
+def _scaled_odd_root(term: sp.Basic) -> sp.Basic | None:
+    """c for a term c·∛u with a number c (1 for the root alone); else None."""
+    if odd_root_of(term) is not None:
+        return sp.S.One
+    coeff, rest = term.as_coeff_Mul()
+    return coeff if coeff != 1 and odd_root_of(rest) is not None else None
+
+
+def _isolate_words(term: sp.Basic) -> str:
+    if term.could_extract_minus_sign():
+        return f"add {tex(-term)} to both sides"
+    return f"subtract {tex(term)} from both sides"
 
 
 def _radicals(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
@@ -589,7 +654,8 @@ def confirm_candidates_move(state: sp.Basic, p: Problem, values: list[sp.Basic])
 
 
 def _can_add_roots(original: sp.Eq, x: sp.Symbol) -> bool:
-    expr = original.lhs - original.rhs
+    # Cubing adds no root: an odd root counts as its radicand (which may still hold a radical).
+    expr = _odd_roots_opened(original.lhs - original.rhs)
     if any(d.has(x) for d in (sp.fraction(sp.together(t))[1] for t in sp.Add.make_args(expr))):
         return True
     # |u| = k with k free of x splits into an equivalent pair; x outside the bars can add roots.
@@ -600,6 +666,25 @@ def _can_add_roots(original: sp.Eq, x: sp.Symbol) -> bool:
         or (isinstance(a, sp.Abs) and a.has(x) and outside_abs)
         for a in sp.preorder_traversal(expr)
     )
+
+
+def _odd_roots_opened(e: sp.Basic) -> sp.Basic:
+    """Each real odd root sgn(u)·|u|^(1/n) in ``e`` replaced by u."""
+
+    def opened(m: sp.Basic) -> sp.Basic:
+        for f in m.args:
+            found = odd_root_of(sp.Mul(*(g for g in m.args if g is f or _pairs_with(g, f))))
+            if isinstance(f, sp.sign) and found is not None:
+                rest = [g for g in m.args if g is not f and not _pairs_with(g, f)]
+                return sp.Mul(*rest, found[0])
+        return m
+
+    e = e.replace(lambda m: isinstance(m, sp.Mul) and m.has(sp.sign), opened)
+    return e.replace(lambda p: odd_root_of(p) is not None, lambda p: odd_root_of(p)[0])
+
+
+def _pairs_with(g: sp.Basic, f: sp.Basic) -> bool:
+    return isinstance(g, sp.Pow) and isinstance(f, sp.sign) and g.base == sp.Abs(f.args[0])
 
 
 def _satisfies(original: sp.Eq, x: sp.Symbol, v: sp.Basic) -> bool | None:
