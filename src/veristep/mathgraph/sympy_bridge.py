@@ -83,6 +83,31 @@ def _convert(
     return _guarded(converter.convert, root)
 
 
+def _relation(cls: Any, a: Any, b: Any, evaluate: bool) -> Any:
+    """``cls(a, b)``, settled to true/false here only where that is cheap: equal sides, a
+    constant difference (2x - 6 = 2x - 3), a non-real constant side (x = i). SymPy's evaluation
+    asks the assumptions system whether a - b is zero or positive, which was half the time spent
+    reading a state; a relation only those queries settle (x^2 + 1 = 0) stays a relation, which
+    the checks decide (no real solution) like any other."""
+    if not evaluate or a == b:
+        return cls(a, b, evaluate=evaluate)
+    if not (a - b).free_symbols or any(_non_real_constant(side) for side in (a, b)):
+        return cls(a, b)
+    return cls(a, b, evaluate=False)
+
+
+def _settled(statement: Any) -> Any:
+    if isinstance(statement, sympy.core.relational.Relational) and not _has_calculus(
+        statement.lhs, statement.rhs
+    ):
+        return type(statement)(statement.lhs, statement.rhs)
+    return statement
+
+
+def _non_real_constant(e: Any) -> bool:
+    return bool(getattr(e, "is_number", False) and e.has(sympy.I))
+
+
 def _odd_root_may_be_negative(radicand: Any, index: Any) -> bool:
     return (
         getattr(index, "is_Integer", False)
@@ -435,7 +460,7 @@ class Converter(SubscriptBinding, CalculusConversion):
                 # Comparing an integral or a limit would evaluate it here, unbounded (Eq of
                 # a Gaussian integral takes seconds): leave that to the grounding engine.
                 evaluate = self.evaluate and not _has_calculus(a, b)
-                parts.append(_RELATIONS[op](a, b, evaluate=evaluate))
+                parts.append(_relation(_RELATIONS[op], a, b, evaluate))
         return parts[0] if len(parts) == 1 else sympy.And(*parts)
 
     def statements(self, n: Node) -> list[Any]:
@@ -453,7 +478,9 @@ class Converter(SubscriptBinding, CalculusConversion):
         return sympy.And(*self.statements(n))
 
     def c_or(self, n: Node) -> Any:
-        return sympy.Or(*self.statements(n))
+        # A branch only the assumptions settle (a = -b with positive letters) is settled here, as
+        # SymPy would: a disjunction is rare, and a false branch is one a person drops on sight.
+        return sympy.Or(*(_settled(s) if self.evaluate else s for s in self.statements(n)))
 
     def c_system(self, n: Node) -> Any:
         return sympy.And(*self.statements(n))

@@ -37,7 +37,7 @@ class NamedMove:
 
 CATALOGUE: tuple[NamedMove, ...] = (
     NamedMove("abs-bound", "rewrite", "|x - 3| < 2", r"1 < x \land x < 5"),
-    NamedMove("abs-negative", "rewrite", "|x - 3| = -2", "x = 1", offered=False),
+    NamedMove("abs-negative", "rewrite", "|x - 3| = -2", "x = 1"),
     NamedMove("abs-cases", "rewrite", "|x| = |x - 4|", "x = 2"),
     NamedMove("abs-intervals", "rewrite solve", "|x| + |x - 2| = 4", r"x = -1 \lor x = 3"),
     NamedMove("add-fractions", "rewrite", r"\frac{3}{x} + \frac{x}{2}", r"\frac{x^2 + 6}{2x}"),

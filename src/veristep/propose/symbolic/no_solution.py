@@ -1,7 +1,7 @@
 """An equation with no real solution, shown as a teacher shows it.
 
-``x^2 + 1 = 0`` is read over the reals as *false*: SymPy's assumptions prove ``x^2 + 1 ≠ 0`` while
-the equation is built, so the planner's search starts from ``False`` and finds nothing to do. A
+SymPy's assumptions prove ``x^2 + 1 ≠ 0`` over the reals, so every planner move that rebuilds the
+equation collapses it to *false* in one unexplained line. A
 teacher writes two lines: the constant term moved to the other side (``x^2 = -1``), then the reason
 no real number fits — the left side is never negative, the right side is — and the empty solution
 set. The lines are written from the start *as written* (unevaluated); each is graded by the
@@ -67,10 +67,11 @@ def _written_equation(start: str, settings: Settings) -> sp.Eq | None:
         return None
     try:
         graph = parse_math(start, settings)
-        if to_sympy(graph, real=True, settings=settings) is not sp.false:
-            return None
         root = graph.root
         if root.kind is not Kind.RELATION or root.value != "=" or len(root.children) != 2:
+            return None
+        sides = [to_sympy(c, real=True, settings=settings) for c in root.children]
+        if sp.Eq(*sides) is not sp.false:  # SymPy's assumptions settle it: no real solution
             return None
         # The sides alone, unevaluated: the relation itself would be evaluated back to False.
         with sp.evaluate(False):

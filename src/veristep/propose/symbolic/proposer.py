@@ -152,7 +152,10 @@ def _plan_as_written(start: str, target: Any, settings: Settings, **options: Any
 
     decimals = re.search(r"\d\.\d", start) is not None
     written = latex_to_sympy(start, settings, as_written=True)
-    if written is sp.false and target is None:
+    # An equation SymPy's assumptions settle as false (x^2 + 1 = 0; the reader leaves it a
+    # relation): the teacher's lines, before a search whose moves would collapse it in one line.
+    empty_target = target is None or target is sp.false
+    if empty_target and (written is sp.false or isinstance(written, sp.Eq)):
         found = _no_solution_plan(start, settings)
         if found is not None:
             return found
