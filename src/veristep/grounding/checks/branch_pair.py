@@ -91,14 +91,17 @@ def _odd_root_words(n: int, move: str) -> str:
     return f"{move} {what} both sides: t ↦ t^{n} is one-to-one on the reals, no root is lost"
 
 
+_MAX_ODD_POWER = 64
+
+
 def odd_exponents(statement: Basic) -> frozenset[int]:
     """The odd n > 1 of the powers t^n and roots t^(p/n) written in a statement (at most three:
-    each is one more comparison)."""
+    each is one more comparison; none above 64, whose n-th power only runs out the clock)."""
     found = set()
     for p in statement.atoms(Pow):
         if isinstance(p.exp, Rational):
             for n in (p.exp.q, abs(p.exp.p) if p.exp.q == 1 else 1):
-                if n > 1 and n % 2 == 1:
+                if 1 < n <= _MAX_ODD_POWER and n % 2 == 1:
                     found.add(int(n))
     return frozenset(sorted(found)[:3])
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, subtract_words, tex
 
 
 def _split_terms(expr: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Basic]:
@@ -64,14 +64,7 @@ def _written_degree(e: sp.Basic, x: sp.Symbol) -> int:
 def _add_both(state: sp.Eq, term: sp.Basic, why: str, name: str = "move-constant") -> Move:
     """Subtract ``term`` from both sides (or add its negative: the wording follows the sign)."""
     new = sp.Eq(sp.expand(state.lhs - term), sp.expand(state.rhs - term))
-    return Move(name, _subtract_words(term), why, "rewrite", new)
-
-
-def _subtract_words(term: sp.Basic) -> str:
-    """How subtracting ``term`` from both sides reads: adding its negative when it is one."""
-    if term.could_extract_minus_sign():
-        return f"add {tex(-term)} to both sides"
-    return f"subtract {tex(term)} from both sides"
+    return Move(name, subtract_words(term), why, "rewrite", new)
 
 
 def _scale(state: sp.Eq, factor: sp.Basic, why: str) -> Move:
@@ -389,7 +382,7 @@ def _power_alone(state: sp.Eq, x: sp.Symbol) -> list[Move]:
         return []
     new = sp.Eq(powers[0], state.rhs - constant)
     why = "isolate the power of the unknown"
-    return [Move("move-constant", _subtract_words(constant), why, "rewrite", new)]
+    return [Move("move-constant", subtract_words(constant), why, "rewrite", new)]
 
 
 def _unknown_power(term: sp.Basic, x: sp.Symbol) -> tuple[sp.Basic, sp.Pow] | None:

@@ -115,3 +115,10 @@ def apply_first_rule(
     with sp.evaluate(False):
         new = state.xreplace(same)
     return [Move(first.name, first.operation, whys, first.change_type, new)]
+
+
+def subtract_words(term: sp.Basic) -> str:
+    """How subtracting ``term`` from both sides reads: adding its negative when it is one."""
+    if term.could_extract_minus_sign():
+        return f"add {tex(-term)} to both sides"
+    return f"subtract {tex(term)} from both sides"

@@ -16,7 +16,7 @@ from itertools import pairwise
 
 import sympy as sp
 
-from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, tex
+from veristep.propose.symbolic.moves import Move, Problem, bare_tex, math, subtract_words, tex
 from veristep.propose.symbolic.printer import to_latex
 
 
@@ -213,7 +213,7 @@ def _odd_root_moves(state: sp.Eq, x: sp.Symbol) -> list[Move]:
     rest = lhs - term
     if rest != 0 and not rest.has(x):
         new = sp.Eq(term, rhs - rest)
-        return [Move("isolate-root", _isolate_words(rest), "isolate the root", "rewrite", new)]
+        return [Move("isolate-root", subtract_words(rest), "isolate the root", "rewrite", new)]
     coeff = _scaled_odd_root(term)
     if rest == 0 and coeff is not None and coeff != 1:
         new = sp.Eq(term / coeff, sp.expand(rhs / coeff))
@@ -228,12 +228,6 @@ def _scaled_odd_root(term: sp.Basic) -> sp.Basic | None:
         return sp.S.One
     coeff, rest = term.as_coeff_Mul()
     return coeff if coeff != 1 and odd_root_of(rest) is not None else None
-
-
-def _isolate_words(term: sp.Basic) -> str:
-    if term.could_extract_minus_sign():
-        return f"add {tex(-term)} to both sides"
-    return f"subtract {tex(term)} from both sides"
 
 
 def _radicals(expr: sp.Basic, x: sp.Symbol) -> list[sp.Basic]:
