@@ -1,9 +1,13 @@
 """Grounding speed and quality on the STACK corpus: ms per transition, timeouts, agreement.
 
-Usage: python bench/grounding.py [--step-timeout S] [--cas-timeout S] [--limit N] [--out FILE]
+Usage: python bench/grounding.py [--step-timeout S] [--cas-timeout S] [--limit N] [--jobs N]
+                                 [--out FILE]
 
 Every transition is judged with a fresh context (no memo shared between transitions) in the shared
-warm CAS pool; the first call includes the pool's start-up and is reported separately.
+warm CAS pool; the first call includes the pool's start-up and is reported separately. With
+``--jobs N`` the file is judged by N processes at once, each with its own warm pool (what
+``veristep check --jsonl FILE --workers N`` does for a user's file); the default, one, is the
+sequential figure that earlier measurements used.
 """
 
 from __future__ import annotations
@@ -11,12 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 
 from rich.progress import Progress
 
 from veristep.core.settings import Settings
-from veristep.grounding.corpus import judge_pairs, load_stack_pairs, score
+from veristep.grounding.corpus import judge_pairs, judging_processes, load_stack_pairs, score
 
 
 def main() -> None:
@@ -24,21 +30,27 @@ def main() -> None:
     parser.add_argument("--step-timeout", type=float, default=2.0, help="seconds per transition")
     parser.add_argument("--cas-timeout", type=float, default=1.0, help="seconds per CAS call")
     parser.add_argument("--limit", type=int, default=None, help="only the first N transitions")
+    parser.add_argument("--jobs", type=int, default=1, help="processes judging at once")
     parser.add_argument("--out", type=Path, default=None, help="write per-transition rows (JSONL)")
     args = parser.parse_args()
     settings = Settings(step_timeout_s=args.step_timeout, cas_timeout_s=args.cas_timeout)
     pairs = load_stack_pairs()[: args.limit]
-    warm = time.perf_counter()
-    list(judge_pairs(pairs[:1], settings))  # start the pool outside the measurement
-    warm_s = time.perf_counter() - warm
-    outcomes = []
-    wall = time.perf_counter()
-    with Progress(transient=True) as bar:
-        task = bar.add_task("grounding", total=len(pairs))
-        for outcome in judge_pairs(pairs, settings):
-            outcomes.append(outcome)
-            bar.advance(task)
-    wall_s = time.perf_counter() - wall
+    with ExitStack() as stack:
+        warm = time.perf_counter()  # the pools start outside the measurement
+        if args.jobs > 1:
+            judge = stack.enter_context(judging_processes(settings, args.jobs, pairs[:1]))
+        else:
+            list(judge_pairs(pairs[:1], settings))
+            judge = partial(judge_pairs, settings=settings)
+        warm_s = time.perf_counter() - warm
+        outcomes = []
+        wall = time.perf_counter()
+        with Progress(transient=True) as bar:
+            task = bar.add_task("grounding", total=len(pairs))
+            for outcome in judge(pairs):
+                outcomes.append(outcome)
+                bar.advance(task)
+        wall_s = time.perf_counter() - wall
     result = score(outcomes)
     # A CAS call never starts past the step deadline and is killed at its own; 250 ms covers the
     # kill and the worker's replacement.
@@ -47,7 +59,8 @@ def main() -> None:
     print(f"STACK transitions: {result['transitions']} (pool start-up {warm_s:.2f} s, not counted)")
     print(f"ms per transition: median {result['median_ms']:.1f}, p95 {result['p95_ms']:.1f}, "
           f"max {max(o.ms for o in outcomes):.1f}")  # fmt: skip
-    print(f"total: {wall_s:.1f} s wall; timeouts: {result['timeouts']}; "
+    processes = f"{args.jobs} process" + ("es" if args.jobs > 1 else "")
+    print(f"total: {wall_s:.1f} s wall ({processes}); timeouts: {result['timeouts']}; "
           f"past the step deadline (+250 ms): {late}")  # fmt: skip
     print(f"decided {result['decided']}/{result['transitions']} ({result['decided_rate']:.1%}), "
           f"agreement {result['agreement']:.1%}, unsound {len(result['unsound'])}")  # fmt: skip

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,55 @@ def judge_pairs(pairs: list[StackPair], settings: Settings) -> Iterator[Outcome]
             pair, verdict.relation.value, verdict.tier.name_lower, verdict.ms, timed_out,
             verdict.reason, derivation.confidence.tier.name_lower,
         )  # fmt: skip
+
+
+@contextmanager
+def judging_processes(
+    settings: Settings, jobs: int, warm_up: list[StackPair]
+) -> Iterator[Callable[[list[StackPair]], Iterator[Outcome]]]:
+    """A :func:`judge_pairs` that spreads the pairs over ``jobs`` processes (results in order).
+
+    A whole file is what a teacher or a benchmark checks, and its transitions are independent:
+    each process judges one pair at a time with its own warm CAS pool. Every process judges
+    ``warm_up`` (starting its pool) before this returns, as the sequential run starts its pool
+    outside the measurement. Pairs are handed out one by one, so a slow pair holds up one
+    process, not a chunk of the file.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from veristep.core.mainless import no_main_reimport
+
+    context = multiprocessing.get_context("forkserver")
+    everyone = context.Barrier(jobs)
+    with no_main_reimport(), ProcessPoolExecutor(
+        jobs, context, initializer=_warm_process, initargs=(warm_up, settings, everyone)
+    ) as executor:  # fmt: skip
+        # Each of these tasks waits at the barrier until all processes hold one, so each process
+        # takes exactly one, after its own warm-up.
+        list(executor.map(_meet, range(jobs)))
+        yield lambda pairs: executor.map(_judge_one, pairs, [settings] * len(pairs))
+
+
+_BARRIER: Any = None
+
+
+def _warm_process(pairs: list[StackPair], settings: Settings, everyone: Any) -> None:
+    from veristep.core.interrupts import ignore_interrupts
+
+    global _BARRIER
+    ignore_interrupts()
+    _BARRIER = everyone
+    list(judge_pairs(pairs, settings))
+
+
+def _meet(index: int) -> int:
+    _BARRIER.wait(timeout=120)
+    return index
+
+
+def _judge_one(pair: StackPair, settings: Settings) -> Outcome:
+    return next(judge_pairs([pair], settings))
 
 
 def _positive(pair: StackPair, settings: Settings) -> frozenset[str]:

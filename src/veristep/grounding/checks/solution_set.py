@@ -101,9 +101,20 @@ def _vals(values: list[Any]) -> str:
     return show(values) if values else "nothing"
 
 
+_SMALL_VALUES = tuple(S(v) for v in (0, 1, -1, 2, -2))
+
+
 def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[SetChange, Any, Any]:
     """CAS task: solve both, compare, and confirm any refuting witness by substitution."""
-    a, b = real_solution_set(prev, var), real_solution_set(nxt, var)
+    b = real_solution_set(nxt, var)
+    if b == S.EmptySet:
+        # Nothing solves the next: one value that solves the previous settles it, and a small
+        # integer often does (1 − x = ⁵√(x + 1) at x = 0), where solving the previous may not end.
+        allowed = [v for v in _SMALL_VALUES if _allowed(var, v)]  # x > 0 under assumepos
+        found = next((v for v in allowed if holds(prev, var, v) is True), None)
+        if found is not None:
+            return (SetChange.EMPTY, found, None)
+    a = real_solution_set(prev, var)
     tag, first, second = compare_sets(a, b)
     if tag == SetChange.UNDECIDED:
         return periodic(a, b, prev, nxt, var)
@@ -120,6 +131,12 @@ def relate_solution_sets(prev: Basic, nxt: Basic, var: Symbol) -> tuple[SetChang
     if tag == SetChange.EMPTY and (first is None or holds(prev, var, first) is not True):
         return (SetChange.UNDECIDED, None, None)
     return (tag, first, second)
+
+
+def _allowed(var: Symbol, value: Any) -> bool:
+    if var.is_positive and not value.is_positive:
+        return False
+    return not (var.is_nonnegative and value.is_negative)
 
 
 def periodic(a: Any, b: Any, prev: Basic, nxt: Basic, var: Symbol) -> tuple[SetChange, Any, Any]:
