@@ -43,7 +43,8 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context, share: float = 1.0) ->
 
     ``share`` scales the CAS limit for a call that can decide little (a search that can only
     refute): it gives up sooner, and the step's budget stays for the checks that can decide.
-    Once a call of the step has timed out, every later call gets at most a quarter of the limit.
+    Once a call of the step has timed out under its full budget, every later call gets at most a
+    quarter of the limit.
     A call that timed out is not started again along the chain under the same or a smaller
     budget: it would only time out again.
     """
@@ -54,7 +55,7 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context, share: float = 1.0) ->
         key, cached = None, None
     if cached is not None:
         return cached
-    if ctx.deadline is not None and ctx.timeouts:  # a step (for_step) already outran a call
+    if ctx.deadline is not None and ctx.outran:  # a step (for_step) already outran a call
         share = min(share, _AFTER_TIMEOUT_SHARE)
     budget = min(ctx.settings.cas_timeout_s * share, ctx.remaining())
     timed_out_at = ctx.memo.get(("timed out", key)) if key is not None else None
@@ -68,6 +69,9 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context, share: float = 1.0) ->
             out = _dispatch(fn, args, ctx, budget)
     if out.status in ("timeout", "memory", "crashed"):
         ctx.timeouts.append(f"{fn.__name__}: {out.status}")
+        # A short search that ran out of its own short budget (share < 1) was expected to be
+        # hard; it says nothing about the step's other checks, which keep their budget.
+        ctx.outran = ctx.outran or share >= 1.0
     # Only results are memoised; a timeout under a short budget may succeed under a longer one,
     # so a timeout is remembered with the budget it had.
     if key is not None and out.status in ("ok", "error"):

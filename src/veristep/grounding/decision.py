@@ -63,11 +63,13 @@ class Context:
     deadline: float | None = None  # time.monotonic() value after which no new CAS call starts
     memo: dict[Any, Any] = field(default_factory=dict)
     timeouts: list[str] = field(default_factory=list)  # CAS calls that ran out (never evidence)
+    # A call with its full budget ran out: the step's later calls get less (see grounding.cas).
+    outran: bool = False
 
     def for_step(self, change_type: ChangeType | None) -> Context:
         """A copy for one transition: a fresh deadline and timeout log, the same memo."""
         deadline = time.monotonic() + self.settings.step_timeout_s
-        return replace(self, change_type=change_type, deadline=deadline, timeouts=[])
+        return replace(self, change_type=change_type, deadline=deadline, timeouts=[], outran=False)
 
     def remaining(self) -> float:
         if self.deadline is None:
