@@ -7,7 +7,12 @@ import pytest
 
 from veristep.formal.backends.base import Theorem
 from veristep.formal.backends.coq import TACTIC_PRELUDE
-from veristep.formal.goal_scripts import goal_scripts, real_variables
+from veristep.formal.goal_scripts import (
+    NAT_TO_Z,
+    closed_computation,
+    goal_scripts,
+    real_variables,
+)
 from veristep.formal.strict import confirm
 
 HEADER = "Require Import Reals.\nOpen Scope R_scope."
@@ -47,13 +52,57 @@ def test_a_goal_script_proves_what_the_portfolio_cannot(theorem: Theorem) -> Non
 def test_a_closed_nat_computation_is_done_in_binary() -> None:
     """5 ^ 30 in nat is a unary term of 9·10^20 constructors; the script computes it in Z."""
     theorem = Theorem("pow_mod", "Require Import Arith.", "Theorem pow_mod : (5 ^ 30) mod 7 = 1.")
-    (script,) = goal_scripts(theorem)
-    verdict = confirm(theorem, script, timeout_s=30, prelude=TACTIC_PRELUDE)
-    assert verdict.accepted, verdict.reason
+    scripts = goal_scripts(theorem)
+    assert scripts == [*closed_computation(theorem), NAT_TO_Z]
+    for script in scripts:
+        verdict = confirm(theorem, script, timeout_s=30, prelude=TACTIC_PRELUDE)
+        assert verdict.accepted, verdict.reason
     wrong = Theorem(
         "pow_mod_bad", "Require Import Arith.", "Theorem pow_mod_bad : (5 ^ 30) mod 7 = 2."
     )
-    assert not confirm(wrong, script, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+    assert not any(
+        confirm(wrong, script, timeout_s=30, prelude=TACTIC_PRELUDE).accepted for script in scripts
+    )
+
+
+_N = "Require Import NArith.\nOpen Scope N_scope."
+_Z = "Require Import ZArith.\nOpen Scope Z_scope."
+# (header, statement with {} for the value, right value, wrong value): numbers no unary nat holds
+# (19^19 + 99^99), a power no one computes in full (5^999999), a list sum unfolded first.
+CLOSED = {
+    "nat_sum_of_powers": ("Require Import Arith.", "(19^19 + 99^99) mod 10 = {}", "8", "9"),
+    "nat_difference": ("Require Import Arith.", "(3^40 - 2^40) mod 7 = {}", "2", "3"),
+    "N_huge_power": (_N, "(5^999999 mod 7) = {}", "6", "5"),
+    "Z_power": (_Z, "(5 ^ 2005) mod 100 = {}", "25", "75"),
+    "nat_list_sum": (
+        "Require Import Arith List.\nImport ListNotations.",
+        "(fold_right plus 0 (map (fun k => 11 ^ k) (seq 1 9))) mod 100 = {}", "59", "60",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.coq
+@pytest.mark.parametrize("case", sorted(CLOSED))
+def test_a_closed_computation_is_cast_to_z_without_unary_numbers(case: str) -> None:
+    """``rewrite ?Nat2Z.inj_pow`` on (19^19 + 99^99) mod 10 makes Coq unify a power with the sum
+    and reduce it in unary (it never ends); the casts are pushed through what is written, and a
+    power under a remainder becomes Zpow_mod. The wrong value is refused by the same script."""
+    header, template, right, wrong = CLOSED[case]
+    theorem = Theorem("t", header, f"Theorem t : {template.format(right)}.")
+    (script,) = closed_computation(theorem)
+    verdict = confirm(theorem, script, timeout_s=30, prelude=TACTIC_PRELUDE)
+    assert verdict.accepted, verdict.reason
+    refuted = Theorem("t", header, f"Theorem t : {template.format(wrong)}.")
+    assert not confirm(refuted, script, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+
+
+def test_only_a_closed_statement_over_nat_n_or_z_is_computed() -> None:
+    assert closed_computation(Theorem("t", _Z, "Theorem t : forall a : Z, a mod 1 = 0.")) == []
+    assert closed_computation(Theorem("t", HEADER, "Theorem t : 2 ^ 10 = 1024.")) == []
+    assert closed_computation(Theorem("t", "", "Theorem t (n : nat) : n ^ 0 = 1.")) == []
+    filtered = "Theorem t : length (filter (fun x => x mod 20 =? 0) (seq 15 71)) = 4."
+    assert closed_computation(Theorem("t", "Require Import List.", filtered)) == []
+    assert closed_computation(Theorem("t", "", "Theorem t : 2 ^ 100 mod 3 = 1."))
 
 
 @pytest.mark.coq
