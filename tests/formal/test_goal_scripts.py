@@ -8,8 +8,10 @@ import pytest
 from veristep.formal.backends.base import Theorem
 from veristep.formal.backends.coq import TACTIC_PRELUDE
 from veristep.formal.goal_scripts import (
+    COMPLEX_AS_PAIRS,
     NAT_TO_Z,
     closed_computation,
+    complex_statement,
     goal_scripts,
     real_variables,
 )
@@ -221,3 +223,39 @@ def test_a_goal_exists_x_p_implies_q_is_vacuous_when_p_0_is_false() -> None:
     assert not confirm(theorem, "intros; lia.", timeout_s=30, prelude=TACTIC_PRELUDE).accepted
     assert _first_accepted(theorem) == "intros; exists 0; intros; simpl in *; lia."
     assert _first_accepted(Theorem("t", _NAT, template.format("0 <= n"))) is None
+
+
+_COMPLEX = "Require Import Reals.\nRequire Import Coquelicot.Coquelicot.\nOpen Scope C_scope."
+# (statement with {} for the value, right value, wrong value): numerals, a product with i, a
+# linear system, a division.
+COMPLEX = {
+    "numerals": ("forall y : C, 7 * (3 * y + 2) = 21 * y + {}", "14", "15"),
+    "product": ("forall q e : C, q = 2 - 2 * Ci -> e = 5 + 5 * Ci -> q * e = {}", "20", "20 * Ci"),
+    "system": ("forall x e : C, x + e = 7 -> 2 * x + e = 3 -> e = {} /\\ x = -4", "11", "10"),
+    "division": (
+        "forall v i z : C, v = i * z -> v = 1 + Ci -> z = 2 - Ci -> i = {}",
+        "1/5 + 3/5 * Ci", "1/5 + 2/5 * Ci",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.coq
+@pytest.mark.parametrize("case", sorted(COMPLEX))
+def test_a_complex_equation_is_proved_by_its_real_and_imaginary_parts(case: str) -> None:
+    """Over Coquelicot's C, ``ring`` reads the numeral 7 as an atom; split into two real
+    equations, ``lra``/``nra`` decide. The wrong value is refused by the same script."""
+    template, right, wrong = COMPLEX[case]
+    theorem = Theorem("t", _COMPLEX, f"Theorem t : {template.format(right)}.")
+    assert goal_scripts(theorem) == [COMPLEX_AS_PAIRS]
+    assert not confirm(
+        theorem, "intros; subst; ring.", timeout_s=30, prelude=TACTIC_PRELUDE
+    ).accepted
+    verdict = confirm(theorem, COMPLEX_AS_PAIRS, timeout_s=30, prelude=TACTIC_PRELUDE)
+    assert verdict.accepted, verdict.reason
+    refuted = Theorem("t", _COMPLEX, f"Theorem t : {template.format(wrong)}.")
+    assert not confirm(refuted, COMPLEX_AS_PAIRS, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+
+
+def test_a_modulus_is_no_componentwise_identity() -> None:
+    statement = "Theorem t : forall z : C, Cmod z = 0 -> z = 0."
+    assert not complex_statement(Theorem("t", _COMPLEX, statement))
