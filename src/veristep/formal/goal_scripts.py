@@ -268,9 +268,10 @@ def goal_scripts(theorem: Theorem) -> list[str]:
     """Scripts for this statement, most specific first."""
     if complex_statement(theorem):
         # A class of both miniF2F splits (test: mathd_algebra_313,
-        # algebra_2varlineareq_fp3zeq11_3tfm1m5zeqn68_feqn10_zeq7; valid: mathd_algebra_110,
-        # mathd_algebra_182, algebra_2varlineareq_xpeeq7_2xpeeq3_eeq11_xeqn4): no script of the
-        # number domains applies to them.
+        # algebra_2varlineareq_fp3zeq11_3tfm1m5zeqn68_feqn10_zeq7, and mathd_algebra_302, which
+        # Coq 8.16 does not compile; valid: mathd_algebra_110, mathd_algebra_182,
+        # algebra_2varlineareq_xpeeq7_2xpeeq3_eeq11_xeqn4): no script of the number domains
+        # applies to them.
         return [COMPLEX_AS_PAIRS]
     domain = theorem_domain(theorem)
     computed = closed_computation(theorem)
