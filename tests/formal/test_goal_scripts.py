@@ -259,3 +259,8 @@ def test_a_complex_equation_is_proved_by_its_real_and_imaginary_parts(case: str)
 def test_a_modulus_is_no_componentwise_identity() -> None:
     statement = "Theorem t : forall z : C, Cmod z = 0 -> z = 0."
     assert not complex_statement(Theorem("t", _COMPLEX, statement))
+
+
+def test_a_function_of_c_is_no_componentwise_identity() -> None:
+    statement = "Theorem t : forall (f : C -> C) (z : C), f z = z -> f (f z) = z."
+    assert not complex_statement(Theorem("t", _COMPLEX, statement))

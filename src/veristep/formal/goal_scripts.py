@@ -261,7 +261,7 @@ def complex_statement(theorem: Theorem) -> bool:
     text = theorem.header + theorem.statement
     if "C_scope" not in text and not _COMPLEX_BINDER.search(theorem.statement):
         return False
-    return not re.search(r"\b(?:Cmod|Cexp|C\s*->|fold_left|fold_right|list)\b", theorem.statement)
+    return not re.search(r"\b(?:Cmod|Cexp|fold_left|fold_right|list)\b|\bC\s*->", theorem.statement)
 
 
 def goal_scripts(theorem: Theorem) -> list[str]:
