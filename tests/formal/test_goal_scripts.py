@@ -92,6 +92,12 @@ def test_a_closed_computation_is_cast_to_z_without_unary_numbers(case: str) -> N
     header, template, right, wrong = CLOSED[case]
     theorem = Theorem("t", header, f"Theorem t : {template.format(right)}.")
     (script,) = closed_computation(theorem)
+    _assert_accepts_only(script, header, template, right, wrong)
+
+
+def _assert_accepts_only(script: str, header: str, template: str, right: str, wrong: str) -> None:
+    """``script`` proves the statement with the right value and not with the wrong one."""
+    theorem = Theorem("t", header, f"Theorem t : {template.format(right)}.")
     verdict = confirm(theorem, script, timeout_s=30, prelude=TACTIC_PRELUDE)
     assert verdict.accepted, verdict.reason
     refuted = Theorem("t", header, f"Theorem t : {template.format(wrong)}.")
@@ -250,10 +256,7 @@ def test_a_complex_equation_is_proved_by_its_real_and_imaginary_parts(case: str)
     assert not confirm(
         theorem, "intros; subst; ring.", timeout_s=30, prelude=TACTIC_PRELUDE
     ).accepted
-    verdict = confirm(theorem, COMPLEX_AS_PAIRS, timeout_s=30, prelude=TACTIC_PRELUDE)
-    assert verdict.accepted, verdict.reason
-    refuted = Theorem("t", _COMPLEX, f"Theorem t : {template.format(wrong)}.")
-    assert not confirm(refuted, COMPLEX_AS_PAIRS, timeout_s=30, prelude=TACTIC_PRELUDE).accepted
+    _assert_accepts_only(COMPLEX_AS_PAIRS, _COMPLEX, template, right, wrong)
 
 
 def test_a_modulus_is_no_componentwise_identity() -> None:
