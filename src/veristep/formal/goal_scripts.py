@@ -20,7 +20,9 @@ They are candidates like any other: Coq decides, and the strict path accepts.
 ...             "Theorem t (x : R) : x^2 - 14 * x + 3 >= 7^2 - 14 * 7 + 3.")
 >>> real_variables(t.statement), small_constants(t.statement)
 (['x'], ['2', '14', '3', '7'])
->>> goal_scripts(t)[0]
+>>> goal_scripts(t)[0]  # the square completed exactly (see squares.py)
+'intros; pose proof (pow2_ge_0 (x - 7)); nra.'
+>>> goal_scripts(t)[1]  # the statement's constants as shifts, when no exact square exists
 'intros; pose proof (pow2_ge_0 (x - 2)); pose proof (pow2_ge_0 (x - 14)); \
 pose proof (pow2_ge_0 (x - 3)); pose proof (pow2_ge_0 (x - 7)); nra.'
 """
@@ -32,6 +34,7 @@ import re
 
 from veristep.formal.agents.retrieval import theorem_domain
 from veristep.formal.backends.base import Theorem
+from veristep.formal.squares import quadratic_square_hints
 
 # The first scripts of a statement are checked even when the portfolio has spent the budget:
 # at most this many, each under the tactic timeout, so the overrun is bounded.
@@ -494,6 +497,9 @@ def _real_scripts(statement: str) -> list[str]:
         out.insert(0, logarithms)
     if "Rabs" in statement:
         out += [ABS_SPLIT + "lra.", ABS_SPLIT + "nra."]
+    completed = quadratic_square_hints(statement, real_variables(statement))
+    if completed:
+        out.insert(0, _with_hints([f"pose proof (pow2_ge_0 ({form}))" for form in completed]))
     variables = real_variables(statement)[:_MAX_VARIABLES]
     shifted = [
         f"pose proof (pow2_ge_0 ({v} - {c}))" for v in variables for c in small_constants(statement)
