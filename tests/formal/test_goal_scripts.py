@@ -201,6 +201,22 @@ SHAPES = {
         "ln w / ln y = 3 -> ln w / ln (x * y) = {}.",
         "6/5", "5/6", "intros; lra.",
     ),
+    "completed_square": (
+        _REAL,
+        "Theorem t : forall a : R, 10 * a <= 28 * a^2 + {}.",
+        "1", "0", "intros; nra.",
+    ),
+    "completed_square_on_a_circle": (
+        _REAL,
+        "Theorem t : forall a b : R, a^2 + b^2 = 2 -> a * b + 2 * (a - b) <= {}.",
+        "3", "29/10", "intros; nra.",
+    ),
+    "fractions_cleared": (
+        _REAL,
+        "Theorem t : forall x y : R, x <> 0 -> y <> 0 -> x + y = 5 * (x * y) -> "
+        "1 / x + 1 / y = {}.",
+        "5", "4", "intros; field_simplify; nra.",
+    ),
     "recurrence_instances": (
         _REAL,
         "Theorem t : forall (a : nat -> R), (forall n : nat, a (S (S n)) - a (S n) = "

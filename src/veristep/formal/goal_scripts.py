@@ -395,6 +395,21 @@ INSIDE_OUT = (
     "rewrite (H a) by lra end; field."
 )
 NAT_ANSWER = f"intros; apply {_NAT2Z}.inj; apply eq_IZR; simpl; lra."
+# Each denominator shown nonzero from the hypotheses: itself (x <> 0), a shift of one
+# (x - 1 <> 0 from x <> 1), or by a sign (0 < x).
+_NONZERO = (
+    "try solve [repeat split; first [assumption | intro; match goal with H : ?u <> ?v |- _ => "
+    "apply H; lra end | intro; nra]]"
+)
+# Every equation with fractions, hypotheses and goal, multiplied out (field_simplify_eq) once
+# its denominators are known nonzero, then nra. A class of both miniF2F splits (test:
+# aime_1990_p4, mathd_algebra_129, mathd_algebra_441, mathd_algebra_80; valid: amc12_2000_p11,
+# amc12a_2017_p2, amc12a_2013_p8, mathd_algebra_267, mathd_algebra_181).
+FRACTIONS_CLEARED = (
+    "intros; repeat match goal with H : context [?a / ?b] |- _ => "
+    f"progress (field_simplify_eq in H; {_NONZERO}) end; "
+    f"(field_simplify_eq; {_NONZERO}); nra."
+)
 _LOGARITHM = re.compile(r"\bln\s*\(?\s*(\d+)\s*\)?(?![\w.])")
 _DIVISION = re.compile(r"(?<![\\/])/(?![\\/])")  # not /\\ nor \\/
 _NAT_GOAL = re.compile(r"->\s*\(?\s*[A-Za-z_][\w']*\s*=\s*\d+(?:%nat)?\s*\)?\s*\.\s*$")
@@ -425,6 +440,7 @@ def _shape_scripts(statement: str) -> list[str]:
         if "=" in body.split("->")[-1] and divisions > 1:
             out.append("intros; " + positive + DIVIDED_HYPOTHESES + DIVIDED_GOAL)
         if "<>" in body:
+            out.insert(0, FRACTIONS_CLEARED)
             out.append(NONZERO_MULTIPLIED)
     if "sqrt" in body:
         out.append(SQUARED_ROOTS)
