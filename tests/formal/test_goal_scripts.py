@@ -217,6 +217,16 @@ SHAPES = {
         "1 / x + 1 / y = {}.",
         "5", "4", "intros; field_simplify; nra.",
     ),
+    "residues_rule_out_an_equation": (
+        _Z,
+        "Theorem t : forall x y : Z, 4 * x^3 - 7 * y^3 <> {}.",
+        "2003", "-3", "intros; nia.",
+    ),
+    "residues_of_a_square": (
+        _Z,
+        "Theorem t (a : Z) : (a^2 mod 4 = 0) \\/ (a^2 mod 4 = {}).",
+        "1", "2", "intros; Z.div_mod_to_equations; nia.",
+    ),
     "recurrence_instances": (
         _REAL,
         "Theorem t : forall (a : nat -> R), (forall n : nat, a (S (S n)) - a (S n) = "

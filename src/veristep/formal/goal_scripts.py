@@ -34,6 +34,7 @@ import re
 
 from veristep.formal.agents.retrieval import theorem_domain
 from veristep.formal.backends.base import Theorem
+from veristep.formal.residues import residue_script
 from veristep.formal.squares import quadratic_square_hints
 
 # The first scripts of a statement are checked even when the portfolio has spent the budget:
@@ -281,7 +282,8 @@ def goal_scripts(theorem: Theorem) -> list[str]:
     if domain == "nat":
         return computed + _nat_scripts(theorem.statement)
     if domain == "Z":
-        return computed + _integer_scripts(theorem.statement)
+        residues = residue_script(theorem.statement)
+        return computed + ([residues] if residues else []) + _integer_scripts(theorem.statement)
     if domain == "R":
         return _real_scripts(theorem.statement)
     return []

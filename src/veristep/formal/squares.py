@@ -42,11 +42,11 @@ class NotPolynomial(ValueError):
     """The text is not a small polynomial in the given variables."""
 
 
-def parse_polynomial(text: str, variables: frozenset[str]) -> Poly:
+def parse_polynomial(text: str, variables: frozenset[str], max_degree: int = _MAX_DEGREE) -> Poly:
     """The polynomial written by ``text`` in Coq's notation (``^``, ``²``, ``*``, ``/`` by a
     nonzero constant), over ``variables``; anything else raises :class:`NotPolynomial`."""
     tokens = _tokens(text)
-    parser = _Parser(tokens, variables)
+    parser = _Parser(tokens, variables, max_degree)
     poly = parser.sum()
     if parser.position != len(tokens):
         raise NotPolynomial(f"unexpected {tokens[parser.position]!r}")
@@ -71,9 +71,10 @@ class _Parser:
     """Recursive descent over Coq's levels: ``+ -`` (50) < ``* /`` (40) < unary ``-`` (35)
     < ``^`` (30)."""
 
-    def __init__(self, tokens: list[str], variables: frozenset[str]) -> None:
+    def __init__(self, tokens: list[str], variables: frozenset[str], max_degree: int) -> None:
         self.tokens = tokens
         self.variables = variables
+        self.max_degree = max_degree
         self.position = 0
 
     def peek(self) -> str | None:
@@ -97,7 +98,7 @@ class _Parser:
         poly = self.unary()
         while self.peek() in ("*", "/"):
             if self.take() == "*":
-                poly = multiply(poly, self.unary())
+                poly = multiply(poly, self.unary(), self.max_degree)
             else:
                 poly = scale(poly, 1 / _constant(self.unary()))
         return poly
@@ -112,14 +113,14 @@ class _Parser:
         base = self.atom()
         while self.peek() in ("^", "**", "²"):
             if self.take() == "²":
-                base = multiply(base, base)
+                base = multiply(base, base, self.max_degree)
                 continue
             exponent = self.take()
-            if not exponent.isdigit() or int(exponent) > _MAX_DEGREE:
+            if not exponent.isdigit() or int(exponent) > self.max_degree:
                 raise NotPolynomial(f"exponent {exponent!r}")
             result: Poly = {(): Fraction(1)}
             for _ in range(int(exponent)):
-                result = multiply(result, base)
+                result = multiply(result, base, self.max_degree)
             base = result
         return base
 
@@ -154,12 +155,12 @@ def scale(p: Poly, c: Fraction) -> Poly:
     return {m: c * v for m, v in p.items() if c * v}
 
 
-def multiply(p: Poly, q: Poly) -> Poly:
+def multiply(p: Poly, q: Poly, max_degree: int = _MAX_DEGREE) -> Poly:
     out: Poly = {}
     for m1, c1 in p.items():
         for m2, c2 in q.items():
             monomial = tuple(sorted(m1 + m2))
-            if len(monomial) > _MAX_DEGREE:
+            if len(monomial) > max_degree:
                 raise NotPolynomial("degree too high")
             out[monomial] = out.get(monomial, Fraction(0)) + c1 * c2
     out = {m: c for m, c in out.items() if c}
