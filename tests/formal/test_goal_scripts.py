@@ -190,6 +190,12 @@ SHAPES = {
         "(forall x, g x = x ^ 2) -> f (g 3) = {}.",
         "19", "18", "intros; lra.",
     ),
+    "definitions_in_hypotheses": (
+        _REAL,
+        "Theorem t : forall (x : R) (f g : R -> R), (forall x, f x = x + 2) -> "
+        "(forall x, g x = x^2) -> f (g x) = g (f x) -> x = {}.",
+        "-1 / 2", "-1", "intros; nra.",
+    ),
     "logarithms_of_literals": (
         _REAL,
         "Theorem t : (ln 24 / ln 2) / (ln 2 / ln 12) - (ln 48 / ln 2) / (ln 2 / ln 6) = {}.",

@@ -392,6 +392,14 @@ DEFINITIONS_REWRITTEN = (
     "intros; repeat match goal with H : forall _, _ |- _ => progress rewrite ?H by lra end; "
     "try lra; field."
 )
+# The definitions rewritten in the hypotheses too (f 2 = 9 with f x = c x^3 - 9x + 3 is an
+# equation in c), then nra. A class of both splits (test: mathd_algebra_148, mathd_algebra_246;
+# valid: mathd_algebra_132, mathd_algebra_159, mathd_algebra_214, amc12b_2003_p9).
+DEFINITIONS_EVERYWHERE = (
+    "intros; repeat match goal with D : forall _, ?f _ = _, H : context [?f ?a] |- _ => "
+    "progress rewrite (D a) in H end; repeat match goal with D : forall _, ?f _ = _ "
+    "|- context [?f ?a] => progress rewrite (D a) end; nra."
+)
 INSIDE_OUT = (
     "intros; repeat match goal with H : forall _, _ -> ?f _ = _ |- context [?f ?a] => "
     "rewrite (H a) by lra end; field."
@@ -449,7 +457,7 @@ def _shape_scripts(statement: str) -> list[str]:
     if divisions and re.search(r"\bln\s*\(?\s*[A-Za-z]", body):
         out.append(LOGARITHMS_OF_VARIABLES)
     if "R -> R" in body:
-        out.append(DEFINITIONS_REWRITTEN)
+        out += [DEFINITIONS_REWRITTEN, DEFINITIONS_EVERYWHERE]
     if _CONDITIONAL_DEFINITION.search(body):
         out.append(INSIDE_OUT)
     if "nat" in body and _NAT_GOAL.search(body):
