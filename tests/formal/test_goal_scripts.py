@@ -196,6 +196,12 @@ SHAPES = {
         "(forall x, g x = x^2) -> f (g x) = g (f x) -> x = {}.",
         "-1 / 2", "-1", "intros; nra.",
     ),
+    "two_roots_factor_cancelled": (
+        _REAL,
+        "Theorem t : forall (a b : R) (f : R -> R), (forall x, f x = x^2 + a * x + b) -> "
+        "2 * a <> b -> f (2 * a) = 0 -> f b = 0 -> a + b = {}.",
+        "-1", "-2", "intros; rewrite H in H1, H2; nra.",
+    ),
     "logarithms_of_literals": (
         _REAL,
         "Theorem t : (ln 24 / ln 2) / (ln 2 / ln 12) - (ln 48 / ln 2) / (ln 2 / ln 6) = {}.",

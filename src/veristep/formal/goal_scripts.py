@@ -34,8 +34,9 @@ import re
 
 from veristep.formal.agents.retrieval import theorem_domain
 from veristep.formal.backends.base import Theorem
+from veristep.formal.factors import factor_scripts
 from veristep.formal.residues import residue_script
-from veristep.formal.squares import quadratic_square_hints
+from veristep.formal.squares import premises_and_conclusion, quadratic_square_hints
 
 # The first scripts of a statement are checked even when the portfolio has spent the budget:
 # at most this many, each under the tactic timeout, so the overrun is bounded.
@@ -415,10 +416,10 @@ _NONZERO = (
 # its denominators are known nonzero, then nra. A class of both miniF2F splits (test:
 # aime_1990_p4, mathd_algebra_129, mathd_algebra_441, mathd_algebra_80; valid: amc12_2000_p11,
 # amc12a_2017_p2, amc12a_2013_p8, mathd_algebra_267, mathd_algebra_181).
+_FRACTIONS_FINISH = f"(field_simplify_eq; {_NONZERO}); nra."
 FRACTIONS_CLEARED = (
     "intros; repeat match goal with H : context [?a / ?b] |- _ => "
-    f"progress (field_simplify_eq in H; {_NONZERO}) end; "
-    f"(field_simplify_eq; {_NONZERO}); nra."
+    f"progress (field_simplify_eq in H; {_NONZERO}) end; " + _FRACTIONS_FINISH
 )
 _LOGARITHM = re.compile(r"\bln\s*\(?\s*(\d+)\s*\)?(?![\w.])")
 _DIVISION = re.compile(r"(?<![\\/])/(?![\\/])")  # not /\\ nor \\/
@@ -523,6 +524,11 @@ def _real_scripts(statement: str) -> list[str]:
         out.insert(0, logarithms)
     if "Rabs" in statement:
         out += [ABS_SPLIT + "lra.", ABS_SPLIT + "nra."]
+    conclusion = premises_and_conclusion(statement)[1]
+    finishes = ["f_equal; nra."] if "sqrt" in conclusion else ["nra."]
+    if _DIVISION.search(conclusion):
+        finishes = [_FRACTIONS_FINISH]
+    out[:0] = factor_scripts(statement, real_variables(statement), finishes)
     completed = quadratic_square_hints(statement, real_variables(statement))
     if completed:
         out.insert(0, _with_hints([f"pose proof (pow2_ge_0 ({form}))" for form in completed]))

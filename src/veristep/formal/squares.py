@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from math import lcm
 
@@ -42,11 +43,20 @@ class NotPolynomial(ValueError):
     """The text is not a small polynomial in the given variables."""
 
 
-def parse_polynomial(text: str, variables: frozenset[str], max_degree: int = _MAX_DEGREE) -> Poly:
+Functions = Mapping[str, tuple[str, Poly]]  # f ↦ (parameter, body): forall x, f x = body
+
+
+def parse_polynomial(
+    text: str,
+    variables: frozenset[str],
+    max_degree: int = _MAX_DEGREE,
+    functions: Functions | None = None,
+) -> Poly:
     """The polynomial written by ``text`` in Coq's notation (``^``, ``²``, ``*``, ``/`` by a
-    nonzero constant), over ``variables``; anything else raises :class:`NotPolynomial`."""
+    nonzero constant), over ``variables``, each ``f a`` of ``functions`` replaced by its body at
+    ``a``; anything else raises :class:`NotPolynomial`."""
     tokens = _tokens(text)
-    parser = _Parser(tokens, variables, max_degree)
+    parser = _Parser(tokens, variables, max_degree, functions or {})
     poly = parser.sum()
     if parser.position != len(tokens):
         raise NotPolynomial(f"unexpected {tokens[parser.position]!r}")
@@ -71,10 +81,13 @@ class _Parser:
     """Recursive descent over Coq's levels: ``+ -`` (50) < ``* /`` (40) < unary ``-`` (35)
     < ``^`` (30)."""
 
-    def __init__(self, tokens: list[str], variables: frozenset[str], max_degree: int) -> None:
+    def __init__(
+        self, tokens: list[str], variables: frozenset[str], max_degree: int, functions: Functions
+    ) -> None:
         self.tokens = tokens
         self.variables = variables
         self.max_degree = max_degree
+        self.functions = functions
         self.position = 0
 
     def peek(self) -> str | None:
@@ -135,6 +148,9 @@ class _Parser:
             return {(): Fraction(token)} if Fraction(token) else {}
         if token in self.variables:
             return {(token,): Fraction(1)}
+        if token in self.functions:  # application binds tighter than ^: f x ^ 2 is (f x)^2
+            parameter, body = self.functions[token]
+            return substitute(body, parameter, self.atom(), self.max_degree)
         raise NotPolynomial(f"not a polynomial atom: {token!r}")
 
 
@@ -169,13 +185,13 @@ def multiply(p: Poly, q: Poly, max_degree: int = _MAX_DEGREE) -> Poly:
     return out
 
 
-def substitute(p: Poly, name: str, value: Poly) -> Poly:
+def substitute(p: Poly, name: str, value: Poly, max_degree: int = _MAX_DEGREE) -> Poly:
     """``p`` with the variable ``name`` replaced by ``value``."""
     out: Poly = {}
     for monomial, c in p.items():
         term: Poly = {tuple(v for v in monomial if v != name): c}
         for _ in range(monomial.count(name)):
-            term = multiply(term, value)
+            term = multiply(term, value, max_degree)
         out = add(out, term)
     return out
 
@@ -249,7 +265,7 @@ def quadratic_square_hints(statement: str, real_variables: list[str]) -> list[st
     variables = frozenset(real_variables)
     if not variables:
         return None
-    premises, conclusion = _premises_and_conclusion(statement)
+    premises, conclusion = premises_and_conclusion(statement)
     difference = _difference(conclusion, variables)
     if difference is None:
         return None
@@ -298,7 +314,7 @@ def _certificate(poly: Poly, equations: list[Poly]) -> list[tuple[Fraction, Poly
 
 def _equation(premise: str, variables: frozenset[str]) -> list[Poly]:
     """``[p - q]`` for a premise ``p = q`` between polynomials of degree ≤ 2, else ``[]``."""
-    sides = _split_top(premise, "=")
+    sides = split_top(premise, "=")
     if len(sides) != 2 or sides[1][:1] in "<>" or sides[0][-1:] in "<>":
         return []
     try:
@@ -310,7 +326,7 @@ def _equation(premise: str, variables: frozenset[str]) -> list[Poly]:
     return [difference] if difference and max(len(m) for m in difference) <= 2 else []
 
 
-def _premises_and_conclusion(statement: str) -> tuple[list[str], str]:
+def premises_and_conclusion(statement: str) -> tuple[list[str], str]:
     """The arrows' parts at parenthesis depth 0 after the binders, and the last one."""
     text = statement.strip().removesuffix(".")
     text = re.sub(r"^\s*(?:Theorem|Lemma)\s+[\w']+", "", text)
@@ -322,13 +338,13 @@ def _premises_and_conclusion(statement: str) -> tuple[list[str], str]:
             named.append(kind.strip())
         text = text[binder.end() :]
     text = re.sub(r"^\s*:", "", text)
-    parts = _split_top(text, "->")
+    parts = split_top(text, "->")
     parts = [re.sub(r"^\s*forall[^,]*,", "", p).strip() for p in parts]
     parts = [p[1:-1].strip() if _wrapped(p) else p for p in parts]
     return named + parts[:-1], parts[-1]
 
 
-def _split_top(text: str, separator: str) -> list[str]:
+def split_top(text: str, separator: str) -> list[str]:
     parts, depth, start, i = [], 0, 0, 0
     while i < len(text):
         char = text[i]
@@ -361,7 +377,7 @@ def _balanced_inside(text: str) -> bool:
 def _difference(conclusion: str, variables: frozenset[str]) -> tuple[Poly, bool] | None:
     """(greater − smaller, strict) for ``a <= b``, ``a < b``, ``a >= b``, ``a > b``."""
     for relation in _RELATIONS:
-        sides = _split_top(conclusion, relation)
+        sides = split_top(conclusion, relation)
         if len(sides) != 2 or any(op in sides[1][:1] for op in "=<>"):
             continue
         try:
@@ -378,7 +394,7 @@ def _difference(conclusion: str, variables: frozenset[str]) -> tuple[Poly, bool]
 
 def _substituted(poly: Poly, premise: str, variables: frozenset[str]) -> Poly:
     """``poly`` with ``v`` replaced when the premise reads ``v = p`` (or ``p = v``)."""
-    sides = _split_top(premise, "=")
+    sides = split_top(premise, "=")
     if len(sides) != 2 or sides[1][:1] in "<>" or sides[0][-1:] in "<>":
         return poly
     for name_side, value_side in (sides, sides[::-1]):
