@@ -202,6 +202,11 @@ SHAPES = {
         "2 * a <> b -> f (2 * a) = 0 -> f b = 0 -> a + b = {}.",
         "-1", "-2", "intros; rewrite H in H1, H2; nra.",
     ),
+    "powers_to_logarithms": (
+        _REAL,
+        "Theorem t : forall a b : R, Rpower 4 a = 5 -> Rpower 5 b = 8 -> a * b = {}.",
+        "3 / 2", "2", "intros; unfold Rpower in *; nra.",
+    ),
     "logarithms_of_literals": (
         _REAL,
         "Theorem t : (ln 24 / ln 2) / (ln 2 / ln 12) - (ln 48 / ln 2) / (ln 2 / ln 6) = {}.",

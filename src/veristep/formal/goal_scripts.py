@@ -497,12 +497,21 @@ def logarithms_of_primes(statement: str) -> str | None:
 
     ``ln 27 / ln 3 = 3`` becomes ``(3 * L3) / L3 = 3``; without it ``field`` sees two atoms.
     """
-    literals = sorted({int(n) for n in _LOGARITHM.findall(_body(statement)) if int(n) > 1})
+    literals = {int(n) for n in _LOGARITHM.findall(_body(statement))}
+    rewritten = _logarithms_over_primes(literals)
+    if rewritten is None:
+        return None
+    return "intros; " + rewritten + "simpl INR in *; field; repeat split; lra."
+
+
+def _logarithms_over_primes(literals: set[int]) -> str | None:
+    """Sentences giving each prime's ``ln p > 0`` and rewriting each ``ln N`` over N's primes."""
+    literals = {n for n in literals if n > 1}
     if not literals or max(literals) > _MAX_LOG_LITERAL:
         return None
-    factored = {n: prime_factors(n) for n in literals}
+    factored = {n: prime_factors(n) for n in sorted(literals)}
     primes = sorted({p for factors in factored.values() for p in factors})
-    out = "intros; "
+    out = ""
     for p in primes:
         out += f"assert (0 < ln {p}) by (rewrite <- ln_1; apply ln_increasing; lra); "
     for n, factors in factored.items():
@@ -512,9 +521,40 @@ def logarithms_of_primes(statement: str) -> str | None:
         out += (
             f"let E := fresh in assert (E : ln {n} = {terms}) by "
             "(rewrite <- !ln_pow, <- ?ln_mult by (repeat (apply Rmult_lt_0_compat || "
-            "apply pow_lt); lra); f_equal; simpl; lra); rewrite E in *; clear E; "
+            "apply pow_lt); lra); f_equal; simpl; lra); rewrite ?E in *; clear E; "
         )
-    return out + "simpl INR in *; field; repeat split; lra."
+    return out
+
+
+_POWER_BASE = re.compile(r"\bRpower\s*\(?\s*(\d+)\b")
+_EQUATED_LITERAL = re.compile(r"=\s*\(?\s*(?:IZR\s*)?\(?(\d+)\s*\)?\s*(?:->|\.\s*$)")
+
+
+def powers_as_logarithms(statement: str) -> str | None:
+    """``Rpower b x = v`` taken to logarithms (``x * ln b = ln v``, always true: ``f_equal ln``),
+    each literal's logarithm written over its primes, then each hypothesis ``v * l = r`` solved
+    for its letter and substituted, and ``field``.
+
+    A class of both splits, equations between powers of literal bases (test: mathd_algebra_598
+    proved, mathd_algebra_275 and mathd_algebra_756 not reached; valid: mathd_algebra_59,
+    amc12a_2010_p11 and mathd_algebra_547 not reached: a sum of powers, a power inside a
+    logarithm, a power under a square root).
+    """
+    if "Rpower" not in statement:
+        return None
+    body = _body(statement)
+    literals = {int(n) for n in _POWER_BASE.findall(body) + _LOGARITHM.findall(body)}
+    literals |= {int(n) for n in _EQUATED_LITERAL.findall(body)}
+    rewritten = _logarithms_over_primes(literals)
+    if rewritten is None:
+        return None
+    return (
+        "intros; unfold Rpower in *; repeat match goal with H : exp ?u = ?v |- _ => "
+        "apply (f_equal ln) in H; rewrite ln_exp in H end; " + rewritten + "simpl INR in *; "
+        "repeat match goal with H : ?v * ?l = ?r |- _ => is_var v; let E := fresh in "
+        "assert (E : v = r / l) by (rewrite <- H; field; lra); clear H; field_simplify in E; "
+        "try lra; subst v end; rewrite ?ln_exp in *; try (field; repeat split; lra); nra."
+    )
 
 
 def _real_scripts(statement: str) -> list[str]:
@@ -522,6 +562,9 @@ def _real_scripts(statement: str) -> list[str]:
     logarithms = logarithms_of_primes(statement)
     if logarithms:
         out.insert(0, logarithms)
+    powers = powers_as_logarithms(statement)
+    if powers:
+        out.insert(0, powers)
     if "Rabs" in statement:
         out += [ABS_SPLIT + "lra.", ABS_SPLIT + "nra."]
     conclusion = premises_and_conclusion(statement)[1]
