@@ -75,3 +75,16 @@ def test_an_equation_among_the_hypotheses_is_added_with_a_multiplier() -> None:
     assert quadratic_square_hints(statement, ["a", "b"]) == ["a - b"]
     without = "Theorem t : forall a b : R, a * b <= 1."
     assert quadratic_square_hints(without, ["a", "b"]) is None
+
+
+@pytest.mark.parametrize("text", ["(" * 300 + "x" + ")" * 300, "- " * 300 + "x"])
+def test_deep_nesting_is_refused_not_a_recursion_error(text: str) -> None:
+    with pytest.raises(NotPolynomial):
+        parse_polynomial(text, XY)
+    statement = f"Theorem t : forall x y : R, {text} <= x^2."
+    assert quadratic_square_hints(statement, ["x", "y"]) is None
+
+
+def test_many_groups_side_by_side_are_no_deep_nesting() -> None:
+    text = " + ".join(["(x - 1)^2"] * 50)
+    assert completed_squares(parse_polynomial(text, XY)) is not None

@@ -30,6 +30,7 @@ from fractions import Fraction
 from veristep.formal.squares import NotPolynomial, Poly, parse_polynomial
 
 _MAX_MODULUS = 13
+_MAX_STATEMENT = 2000  # characters: the statement is searched with regular expressions
 _MAX_DEGREE = 8  # x^5 <> y^2 + 4 is read; residues make any degree cheap to evaluate
 _MAX_CASES = 16  # cases Coq expands (about 0.15 s each): the script fits a 3 s tactic timeout
 _Z_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*Z\b(?!\s*->)")
@@ -58,7 +59,7 @@ def integer_variables(statement: str) -> list[str]:
 def residue_split(statement: str, variables: list[str]) -> tuple[int, list[str]] | None:
     """(modulus, letters to split): the statement's ``mod m`` with every letter, or for
     ``p <> q`` a modulus that rules it out with the letters whose terms it does not divide."""
-    if not variables:
+    if not variables or len(statement) > _MAX_STATEMENT:
         return None
     moduli = {int(m) for m in _MOD.findall(statement)}
     if len(moduli) == 1:

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from math import lcm
 
@@ -33,6 +33,7 @@ Poly = dict[Monomial, Fraction]
 _MAX_DEGREE = 4
 _MAX_TERMS = 64
 _MAX_TEXT = 600
+_MAX_NESTING = 40  # parentheses and unary minus signs: the parser recurses on each
 _MAX_EQUATIONS = 3  # hypotheses tried as multipliers, one at a time
 _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z0-9_']*)|(\*\*|[-+*/^()²]))")
 _RELATIONS = ("<=", ">=", "<", ">")
@@ -89,6 +90,17 @@ class _Parser:
         self.max_degree = max_degree
         self.functions = functions
         self.position = 0
+        self.depth = 0  # open parentheses and unary minus signs around the current token
+
+    def inner(self, parse: Callable[[], Poly]) -> Poly:
+        """``parse()`` one level deeper; too deep is no polynomial (not a RecursionError)."""
+        if self.depth >= _MAX_NESTING:
+            raise NotPolynomial("nested too deeply")
+        self.depth += 1
+        try:
+            return parse()
+        finally:
+            self.depth -= 1
 
     def peek(self) -> str | None:
         return self.tokens[self.position] if self.position < len(self.tokens) else None
@@ -119,7 +131,7 @@ class _Parser:
     def unary(self) -> Poly:
         if self.peek() == "-":
             self.take()
-            return scale(self.unary(), Fraction(-1))
+            return scale(self.inner(self.unary), Fraction(-1))
         return self.power()
 
     def power(self) -> Poly:
@@ -140,7 +152,7 @@ class _Parser:
     def atom(self) -> Poly:
         token = self.take()
         if token == "(":
-            poly = self.sum()
+            poly = self.inner(self.sum)
             if self.take() != ")":
                 raise NotPolynomial("unbalanced parenthesis")
             return poly
