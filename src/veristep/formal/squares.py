@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from math import lcm
 
+from veristep.core.errors import VeristepError
+
 Monomial = tuple[str, ...]  # variable names, sorted, with repetition: ("x", "x", "y") is x²y
 Poly = dict[Monomial, Fraction]
 
@@ -40,8 +42,9 @@ _RELATIONS = ("<=", ">=", "<", ">")
 _BINDER = re.compile(r"\s*\(((?:[^()]|\([^()]*\))*)\)")  # one level of nested parentheses
 
 
-class NotPolynomial(ValueError):
-    """The text is not a small polynomial in the given variables."""
+class NotPolynomial(VeristepError):
+    """The text is not a small polynomial in the given variables (no hint is offered: the
+    statement still gets every other script)."""
 
 
 Functions = Mapping[str, tuple[str, Poly]]  # f ↦ (parameter, body): forall x, f x = body
