@@ -4,7 +4,8 @@
 0, 1 or 10 there and ``y^2 + 4`` never is. ``lia`` cannot see it (the powers are nonlinear),
 and no case split on ``x`` itself ends. Once ``x = 11·q + r`` with ``r`` one of 0…10, each case
 expands (``ring_simplify``) to a multiple of 11 in ``q`` plus a constant, which ``lia`` refutes
-by integrality, treating the nonlinear monomials of ``q`` as atoms.
+by integrality, treating the nonlinear monomials of ``q`` as atoms. (That one needs 11² cases,
+over the cap below; ``4x^3 - 7y^3 <> 2003`` needs the 7 residues of x only.)
 
 The modulus is the statement's own (``a^2 mod 4 = …``) or, for an equation ``p <> q``, the first
 m ≤ 13 modulo which ``p - q`` never vanishes, found by evaluating the polynomial at every
