@@ -141,3 +141,20 @@ def normalize_statement(statement: str) -> str:
     """Whitespace- and comment-insensitive form, to compare a proved statement with the expected."""
     text = strip_comments(statement) or statement
     return " ".join(text.split())
+
+
+_BINDER_KEYWORDS = frozenset({"forall", "exists", "fun", "Theorem", "Lemma", "let", "in"})
+
+
+def declared_variables(statement: str, type_name: str) -> list[str]:
+    """The letters a statement declares of ``type_name`` ("R", "nat", "Z"), in order of
+    declaration: binders ``(x y : R)`` and ``forall a b : R,``, not functions ``(f : R -> R)``.
+
+    >>> declared_variables("Theorem t (f : R -> R) (x y : R) : forall z : R, f x = z.", "R")
+    ['x', 'y', 'z']
+    """
+    binder = re.compile(rf"((?:[A-Za-z_][\w']*\s+)+):\s*{re.escape(type_name)}\b(?!\s*->)")
+    names: list[str] = []
+    for match in binder.finditer(statement):
+        names += [n for n in match.group(1).split() if n not in _BINDER_KEYWORDS]
+    return list(dict.fromkeys(names))

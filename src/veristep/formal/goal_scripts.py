@@ -34,6 +34,7 @@ import re
 
 from veristep.formal.agents.retrieval import theorem_domain
 from veristep.formal.backends.base import Theorem
+from veristep.formal.coq_text import declared_variables
 from veristep.formal.factors import factor_scripts
 from veristep.formal.residues import residue_script
 from veristep.formal.squares import premises_and_conclusion, quadratic_square_hints
@@ -50,9 +51,6 @@ _SMALL_NAT = 5000  # Coq writes nat literals from here on as Nat.of_num_uint ter
 _MAX_EXPONENT = 10_000  # b ^ e in Z with e beyond this is too large to compute
 _MAX_LOG_LITERAL = 10**6  # ln N of literals up to this are factored
 # Binders "(x y : R)", "forall a b : R," — not "(f : R -> R)" nor "(u : nat -> R)".
-_REAL_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*R\b(?!\s*->)")
-_NAT_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*nat\b(?!\s*->)")
-_KEYWORDS = frozenset({"forall", "exists", "fun", "Theorem", "Lemma", "let", "in"})
 _CONSTANT = re.compile(r"(?<![\w.'])(\d+)(?![\w']|\.\d)")  # "1." ends a statement
 
 # |a| split into a ≥ 0 and a < 0, in the goal and in every hypothesis.
@@ -65,10 +63,7 @@ ABS_SPLIT = (
 
 def real_variables(statement: str) -> list[str]:
     """The statement's real variables, in order of declaration."""
-    names: list[str] = []
-    for match in _REAL_BINDER.finditer(statement):
-        names += [n for n in match.group(1).split() if n not in _KEYWORDS]
-    return list(dict.fromkeys(names))
+    return declared_variables(statement, "R")
 
 
 def small_constants(statement: str, limit: int = 6) -> list[str]:
@@ -240,10 +235,7 @@ def case_split(variable: str, inner: str = "solve [nia]", cases: int = _MAX_CASE
 
 def nat_variables(statement: str) -> list[str]:
     """The statement's nat variables (not functions), in order of declaration."""
-    names: list[str] = []
-    for match in _NAT_BINDER.finditer(statement):
-        names += [n for n in match.group(1).split() if n not in _KEYWORDS]
-    return list(dict.fromkeys(names))
+    return declared_variables(statement, "nat")
 
 
 # Coquelicot's complex numbers are pairs of reals, and its numerals are RtoC of real ones, which
@@ -571,11 +563,12 @@ def _real_scripts(statement: str) -> list[str]:
     finishes = ["f_equal; nra."] if "sqrt" in conclusion else ["nra."]
     if _DIVISION.search(conclusion):
         finishes = [_FRACTIONS_FINISH]
-    out[:0] = factor_scripts(statement, real_variables(statement), finishes)
-    completed = quadratic_square_hints(statement, real_variables(statement))
+    declared = real_variables(statement)
+    out[:0] = factor_scripts(statement, declared, finishes)
+    completed = quadratic_square_hints(statement, declared)
     if completed:
         out.insert(0, _with_hints([f"pose proof (pow2_ge_0 ({form}))" for form in completed]))
-    variables = real_variables(statement)[:_MAX_VARIABLES]
+    variables = declared[:_MAX_VARIABLES]
     shifted = [
         f"pose proof (pow2_ge_0 ({v} - {c}))" for v in variables for c in small_constants(statement)
     ]

@@ -28,14 +28,13 @@ import itertools
 import re
 from fractions import Fraction
 
+from veristep.formal.coq_text import declared_variables
 from veristep.formal.squares import NotPolynomial, Poly, parse_polynomial
 
 _MAX_MODULUS = 13
 _MAX_STATEMENT = 2000  # characters: the statement is searched with regular expressions
 _MAX_DEGREE = 8  # x^5 <> y^2 + 4 is read; residues make any degree cheap to evaluate
 _MAX_CASES = 16  # cases Coq expands (about 0.15 s each): the script fits a 3 s tactic timeout
-_Z_BINDER = re.compile(r"((?:[A-Za-z_][\w']*\s+)+):\s*Z\b(?!\s*->)")
-_KEYWORDS = frozenset({"forall", "exists", "fun", "Theorem", "Lemma", "let", "in"})
 _MOD = re.compile(r"\bmod\s+\(?\s*(\d+)\s*\)?")
 _INEQUATION = re.compile(r"(?:,|->|:)\s*([^,:>]+?)\s*<>\s*([^,:<>]+?)\s*\.\s*$")
 
@@ -51,10 +50,7 @@ _CLOSE = (
 
 def integer_variables(statement: str) -> list[str]:
     """The statement's Z letters, in order of declaration (not functions ``Z -> Z``)."""
-    names: list[str] = []
-    for match in _Z_BINDER.finditer(statement):
-        names += [n for n in match.group(1).split() if n not in _KEYWORDS]
-    return list(dict.fromkeys(names))
+    return declared_variables(statement, "Z")
 
 
 def residue_split(statement: str, variables: list[str]) -> tuple[int, list[str]] | None:
