@@ -3,8 +3,10 @@
 Usage: python bench/grounding.py [--step-timeout S] [--cas-timeout S] [--limit N] [--jobs N]
                                  [--out FILE]
 
-Every transition is judged with a fresh context (no memo shared between transitions) in the shared
-warm CAS pool; the first call includes the pool's start-up and is reported separately. With
+Every transition is judged with a fresh context (no verdict memo shared between transitions) in
+the shared warm CAS pool; the pool's start-up is outside the measurement. What a process keeps on
+its own is kept, as in any long-running check: SymPy's cache, the last 2,048 states read
+(``grounding.states``) and each worker's last 1,024 solution sets (``grounding.solving``). With
 ``--jobs N`` the file is judged by N processes at once, each with its own warm pool (what
 ``veristep check --jsonl FILE --workers N`` does for a user's file); the default, one, is the
 sequential figure that earlier measurements used.

@@ -140,6 +140,19 @@ def test_workers_are_recycled_after_max_tasks() -> None:
     assert pids[0] == pids[1] == pids[2] != pids[3] == pids[4] == pids[5]
 
 
+def test_calls_one_at_a_time_stay_on_the_warm_worker_and_a_fresh_one_waits() -> None:
+    with CasPool(workers=2) as p:
+        warm = {p.call(os.getpid, timeout_s=10).value for _ in range(5)}
+        assert len(warm) == 1  # its SymPy cache serves every call of a sequential run
+        (pid,) = warm
+        assert p.call(time.sleep, 5, timeout_s=0.3).status == "timeout"  # kills the warm one
+        time.sleep(0.5)  # its replacement is started in the background
+        other = p.call(os.getpid, timeout_s=10).value
+        assert other != pid
+        # The worker that had been idle all along is used again: the replacement waits behind it.
+        assert p.call(os.getpid, timeout_s=10).value == other
+
+
 def test_bad_calls_are_clear_errors(pool) -> None:
     with pytest.raises(TypeError, match="module-level function"):
         pool.call(lambda: 1, timeout_s=1)

@@ -56,3 +56,16 @@ def test_after_one_timeout_the_steps_later_calls_are_brief() -> None:
     start = time.perf_counter()
     assert cas.run(_sleep_then, 1.5, ctx=ctx).status == "timeout"  # 1.5 s fits 2 s, not 0.5 s
     assert time.perf_counter() - start < 1.4
+
+
+def test_after_a_search_ran_out_the_steps_other_searches_are_skipped() -> None:
+    ctx = _context(cas_timeout_s=1.0).for_step(None)
+    assert cas.run(_sleep_then, 2.0, ctx=ctx, share=0.25).status == "timeout"
+    start = time.perf_counter()
+    skipped = cas.run(_sleep_then, 0.01, ctx=ctx, share=0.25)
+    assert skipped.status == "timeout" and "skipped" in (skipped.error or "")
+    assert time.perf_counter() - start < 0.1
+    assert ctx.timeouts[-1].endswith("skipped")
+    # Checks that can decide keep their full budget, and the next step searches again.
+    assert cas.run(_sleep_then, 0.3, ctx=ctx).ok
+    assert cas.run(_sleep_then, 0.01, ctx=ctx.for_step(None), share=0.25).ok

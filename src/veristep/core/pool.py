@@ -260,7 +260,9 @@ class CasPool:
                 self._cond.wait()
             if self._closed:
                 raise RuntimeError("CasPool is closed")
-            worker = self._idle.popleft() if self._idle else None
+            # The most recently used worker first: its SymPy cache and solution sets are warm,
+            # and a file judged one call at a time keeps meeting the same expressions.
+            worker = self._idle.pop() if self._idle else None
             if worker is None:
                 self._missing -= 1
         if worker is not None and not (worker.ready and not worker.alive()):
@@ -295,9 +297,9 @@ class CasPool:
             fresh = self._spawn()
         except WorkerStartError:
             fresh = None
-        self._put_back(fresh)
+        self._put_back(fresh, cold=True)
 
-    def _put_back(self, worker: _Worker | None) -> None:
+    def _put_back(self, worker: _Worker | None, cold: bool = False) -> None:
         """Return a worker to the idle queue, or record a slot to refill (``None``)."""
         with self._cond:
             if self._closed:
@@ -307,7 +309,8 @@ class CasPool:
             if worker is None:
                 self._missing += 1
             else:
-                self._idle.append(worker)
+                # A fresh worker waits at the cold end, behind the warm ones.
+                (self._idle.appendleft if cold else self._idle.append)(worker)
             self._cond.notify()
 
 

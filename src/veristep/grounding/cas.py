@@ -44,7 +44,9 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context, share: float = 1.0) ->
     ``share`` scales the CAS limit for a call that can decide little (a search that can only
     refute): it gives up sooner, and the step's budget stays for the checks that can decide.
     Once a call of the step has timed out under its full budget, every later call gets at most a
-    quarter of the limit.
+    quarter of the limit; once such a short search has run out, the step's later searches are
+    not started (the forms that defeat one search, a quadratic formula in four letters, defeat
+    the next: on STACK every search that decided anything did so in a tenth of a second).
     A call that timed out is not started again along the chain under the same or a smaller
     budget: it would only time out again.
     """
@@ -55,6 +57,10 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context, share: float = 1.0) ->
         key, cached = None, None
     if cached is not None:
         return cached
+    search = share < 1.0
+    if search and ctx.searched_out:
+        ctx.timeouts.append(f"{fn.__name__}: skipped")
+        return Outcome("timeout", error="skipped: a search of this step ran out before")
     if ctx.deadline is not None and ctx.outran:  # a step (for_step) already outran a call
         share = min(share, _AFTER_TIMEOUT_SHARE)
     budget = min(ctx.settings.cas_timeout_s * share, ctx.remaining())
@@ -72,6 +78,7 @@ def run(fn: Callable[..., Any], *args: Any, ctx: Context, share: float = 1.0) ->
         # A short search that ran out of its own short budget (share < 1) was expected to be
         # hard; it says nothing about the step's other checks, which keep their budget.
         ctx.outran = ctx.outran or share >= 1.0
+        ctx.searched_out = ctx.searched_out or search
     # Only results are memoised; a timeout under a short budget may succeed under a longer one,
     # so a timeout is remembered with the budget it had.
     if key is not None and out.status in ("ok", "error"):

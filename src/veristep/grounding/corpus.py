@@ -77,7 +77,8 @@ def load_stack_pairs(path: Path | None = None) -> list[StackPair]:
 
 
 def judge_pairs(pairs: list[StackPair], settings: Settings) -> Iterator[Outcome]:
-    """Judge every pair with a fresh context (no memo carried over, honest per-pair timing)."""
+    """Judge every pair with a fresh context: no verdict memo is carried over from one pair to
+    the next (a process's own caches of readings and solution sets are, as for any file)."""
     from veristep.grounding.chain import check
 
     for pair in pairs:

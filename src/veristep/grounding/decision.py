@@ -65,11 +65,17 @@ class Context:
     timeouts: list[str] = field(default_factory=list)  # CAS calls that ran out (never evidence)
     # A call with its full budget ran out: the step's later calls get less (see grounding.cas).
     outran: bool = False
+    # A search that can only refute (a short budget of its own) ran out: the step's other such
+    # searches are skipped (see grounding.cas).
+    searched_out: bool = False
 
     def for_step(self, change_type: ChangeType | None) -> Context:
         """A copy for one transition: a fresh deadline and timeout log, the same memo."""
         deadline = time.monotonic() + self.settings.step_timeout_s
-        return replace(self, change_type=change_type, deadline=deadline, timeouts=[], outran=False)
+        return replace(
+            self, change_type=change_type, deadline=deadline, timeouts=[], outran=False,
+            searched_out=False,
+        )  # fmt: skip
 
     def remaining(self) -> float:
         if self.deadline is None:

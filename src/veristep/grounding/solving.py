@@ -19,6 +19,7 @@ related; periodic families (``ImageSet``) and unsolved ones (``ConditionSet``) a
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from sympy import (
@@ -27,8 +28,12 @@ from sympy import (
     Complement,
     EmptySet,
     FiniteSet,
+    Ge,
+    Gt,
     Intersection,
     Interval,
+    Le,
+    Lt,
     Ne,
     Or,
     S,
@@ -84,7 +89,7 @@ def _within_domain(found: Set, s: Basic, var: Symbol) -> Set:
         return found
     domain: Set = S.Reals
     for c in conds:
-        part = solveset(c, var, S.Reals)
+        part = solve_over_reals(c, var)
         if not comparable(part):
             return ConditionSet(var, s, S.Reals)  # a domain we cannot compare: undecided
         domain = Intersection(domain, part)
@@ -151,13 +156,50 @@ def _solve(s: Basic, var: Symbol) -> Set:
     if isinstance(s, And):
         return Intersection(*(_solve(a, var) for a in s.args))
     if isinstance(s, Ne):
-        return Complement(S.Reals, solveset(s.lhs - s.rhs, var, S.Reals))
+        return Complement(S.Reals, solve_over_reals(s.lhs - s.rhs, var))
     if isinstance(s, RELATIONS[0]):
-        found = solveset(s.lhs - s.rhs, var, S.Reals)
+        found = solve_over_reals(s.lhs - s.rhs, var)
         return _solve_combined_logs(s.lhs - s.rhs, var) or found
     if isinstance(s, RELATIONS):
-        return solveset(s, var, S.Reals)
+        return solve_over_reals(s, var)
     raise ValueError(f"not a statement: {s}")
+
+
+# A worker solves the same few statements again and again: a step's two states, their domain
+# conditions (x + 2 ≥ 0 for every line under √(x + 2)), and the next step's. SymPy objects are
+# immutable and hash by structure, so the answers are kept for the worker's life.
+@lru_cache(maxsize=1024)
+def solve_over_reals(f: Basic, var: Symbol) -> Set:
+    """``solveset(f, var, S.Reals)``, remembered; a rational inequality with rational
+    coefficients goes straight to SymPy's sign-chart solver.
+
+    ``solveset`` sends every inequality through ``solve_univariate_inequality``, which first
+    simplifies the expression to look for a period: most of the time of a ``x² − 2x − 15 < 0``.
+    A ratio of polynomials over ℚ has no period, and ``reduce_rational_inequalities`` answers
+    with the same set (poles excluded) several times faster.
+
+    >>> from sympy import symbols
+    >>> x = symbols("x", real=True)
+    >>> solve_over_reals((x - 1) / (x + 2) <= 0, x)
+    Interval.Lopen(-2, 1)
+    """
+    if isinstance(f, (Lt, Le, Gt, Ge)) and _rational_over_q(f, var):
+        from sympy.solvers.inequalities import reduce_rational_inequalities
+
+        return reduce_rational_inequalities([[f]], var, relational=False)
+    return solveset(f, var, S.Reals)
+
+
+def _rational_over_q(f: Basic, var: Symbol) -> bool:
+    from sympy import Poly, PolynomialError, fraction, together
+
+    if f.free_symbols != {var} or not var.is_real:
+        return False
+    num, den = fraction(together(f.lhs - f.rhs))
+    try:
+        return all(Poly(p, var).domain.is_QQ or Poly(p, var).domain.is_ZZ for p in (num, den))
+    except PolynomialError:
+        return False
 
 
 def _solve_combined_logs(residual: Basic, var: Symbol) -> Set | None:

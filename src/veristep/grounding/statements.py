@@ -42,10 +42,14 @@ from sympy import (
     factor_terms,
     log,
 )
+from sympy.core.function import AppliedUndef
 from sympy.logic.boolalg import BooleanAtom, BooleanFalse, BooleanTrue
 
 RELATIONS = (Eq, Ne, Lt, Le, Gt, Ge)
 CALCULUS = (Derivative, Integral, Limit, Sum, Product)  # unevaluated constructs
+# What no solver or squaring can see through: unevaluated calculus (the calculus check evaluates
+# it first) and unknown functions such as y(x).
+OPAQUE = (*CALCULUS, AppliedUndef)
 
 
 def kind(s: Basic) -> str:

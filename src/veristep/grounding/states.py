@@ -10,7 +10,8 @@ are then ``unchecked`` and their reason quotes the offending fragment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from veristep.core.errors import InputError
@@ -46,7 +47,25 @@ class State:
 
 
 def parse_state(latex: str, settings: Settings, positive: frozenset[str] = frozenset()) -> State:
-    """Parse and convert; any failure becomes the state's error, never an exception."""
+    """Parse and convert; any failure becomes the state's error, never an exception.
+
+    Reading a state is a pure function of its text, the settings and the letters taken positive
+    (no deadline, no randomness), and the same lines come back again and again: a step's next
+    state is the following step's previous one, a class's answers share their lines, a server
+    sees the same exercise all day. So each reading is kept (the most recent 2,048 per process);
+    every caller gets its own copy of the record, sharing the graph and the SymPy statement,
+    which nothing changes once read.
+
+    >>> settings = Settings()
+    >>> first, again = parse_state("x^2 = 4", settings), parse_state("x^2 = 4", settings)
+    >>> first is not again and first.expr is again.expr
+    True
+    """
+    return replace(_read_state(latex, settings, frozenset(positive)))
+
+
+@lru_cache(maxsize=2048)
+def _read_state(latex: str, settings: Settings, positive: frozenset[str]) -> State:
     from veristep.mathgraph.reader import reader_for
 
     state = _parse_state(latex, settings, positive)

@@ -17,13 +17,12 @@ True
 from __future__ import annotations
 
 from sympy import Abs, Basic, Eq, Expr, Mul, N, Pow, Rational, S, expand, sign
-from sympy.core.function import AppliedUndef
 
 from veristep.core.tiers import Relation
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import relation_ratio
-from veristep.grounding.statements import CALCULUS, disjuncts, domain_factors, kind, residual
+from veristep.grounding.statements import OPAQUE, disjuncts, domain_factors, kind, residual
 
 
 def branch_pair(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
@@ -34,11 +33,6 @@ def branch_pair(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     if kind(prev) == kind(nxt) == "eq" and not (prev.has(*OPAQUE) or nxt.has(*OPAQUE)):
         return _squares(prev, nxt, ctx) or _odd_powers(prev, nxt, ctx)
     return None
-
-
-# Squaring expressions with unevaluated calculus or unknown functions only costs time: the
-# calculus check evaluates them first, and y(x) cannot be squared into anything simpler.
-OPAQUE = (*CALCULUS, AppliedUndef)
 
 
 def _branches(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:

@@ -80,8 +80,11 @@ def _refuted_in_any_symbol(
     """No single unknown (2l + 2w = P → 2w = 2l − P): solving for any one symbol may still
     find a two-sided counter-example, a point of the next state that fails the previous and a
     point of the previous that fails the next, which refutes the step whatever the unknown is.
-    Inclusions found this way mean nothing (they depend on the symbol chosen) and are dropped."""
-    for var in syms[:4]:
+    Inclusions found this way mean nothing (they depend on the symbol chosen) and are dropped.
+    Only letters in every residual are tried (elsewhere there is no list of roots to compare),
+    and none buried under a root or inside a function (:func:`_buried`)."""
+    everywhere = [v for v in syms if all(r.has(v) for r in (*rp, *rn))]  # else no root list
+    for var in [v for v in everywhere if not any(_buried(r, v) for r in (*rp, *rn))][:4]:
         # A search that can only refute, tried in several letters: each gets a short budget.
         out = cas.run(compare_roots, rp, rn, var, ctx=ctx, share=_SEARCH_SHARE)
         if out.status == "timeout":
@@ -92,6 +95,28 @@ def _refuted_in_any_symbol(
             reason = f"at {where} the next step holds and the previous one does not"
             return Decision.refuted(reason, detail)
     return None
+
+
+def _buried(e: Expr, var: Symbol) -> bool:
+    """``var`` sits under a root, in an exponent or inside a function of ``e``: solving for it
+    means squaring or inverting, which is where a refutation-only search spends its budget
+    (b = −(√(b² − 4ac) ... solved for a) and rarely finds anything. Read from the tree alone.
+
+    >>> from sympy import sqrt, symbols
+    >>> a, b, c, x = symbols("a b c x", real=True)
+    >>> r = x - (-b + sqrt(b**2 - 4*a*c)) / (2*a)
+    >>> [v for v in (a, b, c, x) if _buried(r, v)]
+    [a, b, c]
+    """
+    from sympy import Function, Pow, preorder_traversal
+
+    for node in preorder_traversal(e):
+        if isinstance(node, Pow) and node.has(var):
+            if node.exp.has(var) or (not node.exp.is_Integer and node.base.has(var)):
+                return True
+        elif isinstance(node, Function) and node.has(var):
+            return True
+    return False
 
 
 def _equations(s: Basic) -> bool:

@@ -19,9 +19,9 @@ from sympy import Basic
 
 from veristep.core.tiers import Relation
 from veristep.grounding import cas
-from veristep.grounding.checks.branch_pair import OPAQUE, squared_pair
+from veristep.grounding.checks.branch_pair import squared_pair
 from veristep.grounding.decision import Context, Decision
-from veristep.grounding.statements import kind, residual
+from veristep.grounding.statements import OPAQUE, kind, residual
 
 
 def squared_widening(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:

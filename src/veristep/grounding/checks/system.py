@@ -19,13 +19,14 @@ from __future__ import annotations
 from typing import Any
 
 from sympy import And, Basic, Expr, Or, S, Symbol, cos, cot, csc, pi, sec, sin, solve, tan
+from sympy import degree as degree_in
 from sympy.logic.boolalg import BooleanFalse, BooleanTrue, to_dnf
 
 from veristep.core.tiers import Relation, Tier
 from veristep.grounding import cas
 from veristep.grounding.decision import Context, Decision
 from veristep.grounding.rewrite import zero_test
-from veristep.grounding.statements import atoms_of, kind, symbols_of, truth_value
+from veristep.grounding.statements import OPAQUE, atoms_of, kind, symbols_of, truth_value
 
 _MAX_SOLUTIONS = 12
 _FILL = (S.Zero, S.One, S(2))
@@ -36,8 +37,11 @@ def system(prev: Basic, nxt: Basic, ctx: Context) -> Decision | None:
     syms = tuple(symbols_of(prev, nxt))
     if len(syms) < 2 or len(syms) > 4 or not (_equations(prev) and _equations(nxt)):
         return None
-    share = _UNDERDETERMINED_SHARE if _underdetermined(prev, nxt, syms) else 1.0
-    out = cas.run(relate_systems, prev, nxt, syms, ctx=ctx, share=share)
+    if prev.has(*OPAQUE) or nxt.has(*OPAQUE):
+        return None  # a derivative or an unknown function is no unknown a solver can solve for
+    family = _underdetermined(prev, nxt, syms)
+    share = _UNDERDETERMINED_SHARE if family else 1.0
+    out = cas.run(relate_systems, prev, nxt, syms, family, ctx=ctx, share=share)
     if not out.ok:
         return None
     tag, detail, polynomial = out.value
@@ -82,11 +86,19 @@ def _underdetermined(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> bool:
     return count(prev) < len(syms) and count(nxt) < len(syms)
 
 
-def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[str, Any, bool]:
-    """CAS task: ('new'|'empty'|'equal'|'narrows'|'widens'|'undecided', detail, polynomial)."""
+def relate_systems(
+    prev: Basic, nxt: Basic, syms: tuple[Symbol, ...], family: bool = False
+) -> tuple[str, Any, bool]:
+    """CAS task: ('new'|'empty'|'equal'|'narrows'|'widens'|'undecided', detail, polynomial).
+
+    ``family``: each state has fewer equations than letters (see :func:`_underdetermined`), so
+    only a point telling the states apart can decide; each conjunct is then solved for as many
+    letters as it has equations, the easiest ones (see :func:`_easiest_letters`), which is enough
+    to draw points from it and much cheaper than solving a quadratic formula for a.
+    """
     eqs = [a.lhs - a.rhs for a in atoms_of(prev) + atoms_of(nxt) if kind(a) == "eq"]
     polynomial = all(e.is_polynomial(*syms) for e in eqs)
-    sols_p, sols_n = _solutions(prev, syms), _solutions(nxt, syms)
+    sols_p, sols_n = _solutions(prev, syms, family), _solutions(nxt, syms, family)
     if sols_n is None or sols_p is None:
         return ("undecided", None, polynomial)
     # solve() lists one period of a trigonometric family (tan x = 0 gives only x = 0): the
@@ -99,10 +111,12 @@ def relate_systems(prev: Basic, nxt: Basic, syms: tuple[Symbol, ...]) -> tuple[s
         # point that fails the next; otherwise the step may just widen (x = 1 ∧ y = 2 ⇒ x = 1).
         if _escaping(sols_p, prev, nxt, syms) is not None:
             return ("new", {k.name: str(v) for k, v in gained.items()}, polynomial)
+        if family:  # points drawn from a partial solution prove nothing beyond themselves
+            return ("undecided", None, polynomial)
         if _finite(sols_p, syms) and all(_holds(nxt, p) is True for p in sols_p):
             return ("widens", ", ".join(f"{k} = {v}" for k, v in gained.items()), polynomial)
         return ("undecided", None, polynomial)
-    if sols_p is None or not (_finite(sols_p, syms) and _finite(sols_n, syms)):
+    if family or not (_finite(sols_p, syms) and _finite(sols_n, syms)):
         return ("undecided", None, polynomial)
     if polynomial and not sols_n:
         # No real point solves the next (x² − 2x + 3 = 0): a false claim of "no solution"
@@ -171,7 +185,9 @@ def _escaping(sols: list[dict], own: Basic, other: Basic, syms: tuple[Symbol, ..
     return None
 
 
-def _solutions(s: Basic, syms: tuple[Symbol, ...]) -> list[dict[Symbol, Expr]] | None:
+def _solutions(
+    s: Basic, syms: tuple[Symbol, ...], family: bool = False
+) -> list[dict[Symbol, Expr]] | None:
     out: list[dict[Symbol, Expr]] = []
     dnf = to_dnf(s) if isinstance(s, (And, Or)) else s
     for conj in Or.make_args(dnf):
@@ -180,13 +196,35 @@ def _solutions(s: Basic, syms: tuple[Symbol, ...]) -> list[dict[Symbol, Expr]] |
         if isinstance(conj, BooleanTrue):
             return None  # every point solves it: no finite description
         eqs = [a.lhs - a.rhs for a in And.make_args(conj)]
-        found = solve(eqs, list(syms), dict=True)
+        unknowns = _easiest_letters(eqs, syms) if family else list(syms)
+        found = solve(eqs, unknowns, dict=True)
         if not isinstance(found, list):
             return None
         out += [d for d in found if all(v.is_real is not False for v in d.values())]
         if len(out) > _MAX_SOLUTIONS:
             return None
     return out
+
+
+def _easiest_letters(eqs: list[Expr], syms: tuple[Symbol, ...]) -> list[Symbol]:
+    """As many letters as there are equations, those the equations are simplest in: polynomial
+    before not (a letter under a root or in a denominator), then the lowest degree. The others
+    stay free, and :func:`_complete` gives them values.
+
+    >>> from sympy import symbols, sqrt
+    >>> a, b, c, x = symbols("a b c x", real=True)
+    >>> _easiest_letters([x - (-b + sqrt(b**2 - 4*a*c)) / (2*a)], (a, b, c, x))
+    [x]
+    """
+
+    def difficulty(v: Symbol) -> tuple[bool, int, str]:
+        present = [e for e in eqs if e.has(v)]
+        polynomial = all(e.is_polynomial(v) for e in present)
+        degree = max((degree_in(e, v) for e in present), default=0) if polynomial else 0
+        return (not polynomial, degree, v.name)
+
+    present = [v for v in syms if any(e.has(v) for e in eqs)]
+    return sorted(present, key=difficulty)[: len(eqs)]
 
 
 def _complete(sol: dict[Symbol, Expr], syms: tuple[Symbol, ...], s: Basic) -> dict | None:
