@@ -184,6 +184,22 @@ SHAPES = {
         "Theorem t : forall y : R, 0 <= 2 * y + 1 -> sqrt (2 * y + 1) = 5 -> y = {}.",
         "12", "13", "intros; nra.",
     ),
+    "square_roots_as_atoms": (
+        _REAL,
+        "Theorem t : forall x y : R, x + y = 13 -> x * y = 24 -> sqrt (x^2 + y^2) = {}.",
+        "11", "12", "intros; nra.",
+    ),
+    "equal_square_roots": (
+        _REAL,
+        "Theorem t : forall x y : R, (x + y) / 2 = 7 -> sqrt (x * y) = sqrt 19 -> "
+        "x^2 + y^2 = {}.",
+        "158", "160", "intros; nra.",
+    ),
+    "square_root_of_a_defined_value": (
+        _REAL,
+        "Theorem t (f : R -> R) (h0 : forall x, f x = 3 * sqrt (2 * x - 7) - 8) : f 8 = {}.",
+        "1", "2", "rewrite h0; nra.",
+    ),
     "definitions_rewritten": (
         _REAL,
         "Theorem t : forall f g : R -> R, (forall x, f x = 2 * x + 1) -> "

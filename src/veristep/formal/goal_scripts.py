@@ -388,10 +388,27 @@ DEFINITIONS_REWRITTEN = (
 # The definitions rewritten in the hypotheses too (f 2 = 9 with f x = c x^3 - 9x + 3 is an
 # equation in c), then nra. A class of both splits (test: mathd_algebra_148, mathd_algebra_246;
 # valid: mathd_algebra_132, mathd_algebra_159, mathd_algebra_214, amc12b_2003_p9).
-DEFINITIONS_EVERYWHERE = (
-    "intros; repeat match goal with D : forall _, ?f _ = _, H : context [?f ?a] |- _ => "
+_DEFINITIONS_IN_ALL = (
+    "repeat match goal with D : forall _, ?f _ = _, H : context [?f ?a] |- _ => "
     "progress rewrite (D a) in H end; repeat match goal with D : forall _, ?f _ = _ "
-    "|- context [?f ?a] => progress rewrite (D a) end; nra."
+    "|- context [?f ?a] => progress rewrite (D a) end; "
+)
+DEFINITIONS_EVERYWHERE = "intros; " + _DEFINITIONS_IN_ALL + "nra."
+# Each square root √e of the hypotheses and the goal becomes an atom nra can reason about: its
+# square is e (when 0 <= e follows by nra, or in the case 0 <= e of a split on e's sign, the
+# other case giving √e = 0) and it is nonnegative. Then √(x² + y²) = 11 is x² + y² = 121 for
+# a nonnegative root, √9 is the nonnegative s with s² = 9, and √(xy) = √19 gives xy = 19.
+# A class of both miniF2F splits (test: mathd_algebra_332, and 263 proved before; 184 and 288,
+# which need a chain of such steps, are not proved; valid: mathd_algebra_116, 433, 510).
+_ROOT_FACTS_OF = (
+    "lazymatch goal with _ : sqrt e * sqrt e = e |- _ => fail | _ : sqrt e = 0 |- _ => fail "
+    "| _ => idtac end; pose proof (sqrt_pos e); first [let P := fresh in assert (P : 0 <= e) "
+    "by nra; pose proof (sqrt_sqrt e P) | destruct (Rle_or_lt 0 e); [pose proof (sqrt_sqrt e "
+    "ltac:(lra)) | pose proof (sqrt_neg_0 e ltac:(lra))]]"
+)
+ROOT_FACTS = (
+    f"repeat match goal with _ : context [sqrt ?e] |- _ => {_ROOT_FACTS_OF} "
+    f"| |- context [sqrt ?e] => {_ROOT_FACTS_OF} end; "
 )
 INSIDE_OUT = (
     "intros; repeat match goal with H : forall _, _ -> ?f _ = _ |- context [?f ?a] => "
@@ -446,7 +463,9 @@ def _shape_scripts(statement: str) -> list[str]:
             out.insert(0, FRACTIONS_CLEARED)
             out.append(NONZERO_MULTIPLIED)
     if "sqrt" in body:
-        out.append(SQUARED_ROOTS)
+        out += [SQUARED_ROOTS, "intros; " + ROOT_FACTS + "nra."]
+        if "R -> R" in body:
+            out.append("intros; " + _DEFINITIONS_IN_ALL + ROOT_FACTS + "nra.")
     if divisions and re.search(r"\bln\s*\(?\s*[A-Za-z]", body):
         out.append(LOGARITHMS_OF_VARIABLES)
     if "R -> R" in body:
