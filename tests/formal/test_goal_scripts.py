@@ -200,6 +200,16 @@ SHAPES = {
         "Theorem t (f : R -> R) (h0 : forall x, f x = 3 * sqrt (2 * x - 7) - 8) : f 8 = {}.",
         "1", "2", "rewrite h0; nra.",
     ),
+    "nested_powers_of_numbers": (
+        _REAL,
+        "Theorem t (a : R) (H : a = 27) : Rpower (Rpower a 2) (1/3) = {}.",
+        "9", "8", "intros; subst; nra.",
+    ),
+    "power_of_a_number_beside_a_root": (
+        _REAL,
+        "Theorem t : sqrt 1000000 - Rpower 1000000 (1/3) = {}.",
+        "900", "899", "intros; nra.",
+    ),
     "definitions_rewritten": (
         _REAL,
         "Theorem t : forall f g : R -> R, (forall x, f x = 2 * x + 1) -> "

@@ -36,6 +36,7 @@ from veristep.formal.agents.retrieval import theorem_domain
 from veristep.formal.backends.base import Theorem
 from veristep.formal.coq_text import declared_variables
 from veristep.formal.factors import factor_scripts
+from veristep.formal.literal_powers import closed_powers_prefix
 from veristep.formal.residues import residue_script
 from veristep.formal.squares import premises_and_conclusion, quadratic_square_hints
 
@@ -576,6 +577,9 @@ def _real_scripts(statement: str) -> list[str]:
     powers = powers_as_logarithms(statement)
     if powers:
         out.insert(0, powers)
+    computed = closed_powers_prefix(statement)
+    if computed:
+        out[:0] = [computed + "nra.", computed + ROOT_FACTS + "nra."]
     if "Rabs" in statement:
         out += [ABS_SPLIT + "lra.", ABS_SPLIT + "nra."]
     conclusion = premises_and_conclusion(statement)[1]
