@@ -4,12 +4,13 @@ rational (``Rpower 64 (1/3)`` is 4, ``Rpower 2 3`` is 8), is asserted with its v
 everywhere, innermost first; the scripts after it see numbers (``sqrt 1000000 − 100 = 900``).
 
 Python only finds the values (exact rationals, an integer root of numerator and denominator);
-Coq proves each one: ``Rpower B E = exp (E ln B)``, and with ``B = rᵠ``, ``V = rᵖ`` both sides'
-logarithms are multiples of ``ln r`` (``ln_pow``), equal by ``field``.
+Coq proves each one: ``Rpower B E = exp (E ln B)``, and with ``B = r^q`` and ``V = r^p`` (E = p/q)
+both sides' logarithms are multiples of ``ln r`` (``ln_pow``), equal by ``field``.
 
 A class of both miniF2F splits (test: mathd_algebra_208 and mathd_algebra_114 proved,
 mathd_algebra_756 not reached, its bases are letters; valid: mathd_algebra_547 proved,
-mathd_algebra_59 not reached, a sum of a power and a number, amc12a_2020_p13 not reached).
+mathd_algebra_59 not reached, a power beside a number, nor mathd_algebra_282 and
+amc12a_2010_p11).
 
 >>> nested = "Theorem t (a : R) (H : a = 8) : Rpower (16 * Rpower (a ^ 2) (1/3)) (1/3) = 4."
 >>> closed_powers(nested)
