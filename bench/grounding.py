@@ -5,11 +5,11 @@ Usage: python bench/grounding.py [--step-timeout S] [--cas-timeout S] [--limit N
 
 Every transition is judged with a fresh context (no verdict memo shared between transitions) in
 the shared warm CAS pool; the pool's start-up is outside the measurement. What a process keeps on
-its own is kept, as in any long-running check: SymPy's cache, the last 2,048 states read
-(``grounding.states``) and each worker's last 1,024 solution sets (``grounding.solving``). With
-``--jobs N`` the file is judged by N processes at once, each with its own warm pool (what
-``veristep check --jsonl FILE --workers N`` does for a user's file); the default, one, is the
-sequential figure that earlier measurements used.
+its own is kept, as in any long-running check: SymPy's cache, the last 1,024 states read (lines
+up to 400 characters, ``grounding.states``) and each worker's last 1,024 solution sets
+(``grounding.solving``). With ``--jobs N`` the file is judged by N processes at once, each with
+its own warm pool (what ``veristep check --jsonl FILE --workers N`` does for a user's file); the
+default, one, is the sequential figure that earlier measurements used.
 """
 
 from __future__ import annotations

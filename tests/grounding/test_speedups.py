@@ -90,3 +90,15 @@ def test_a_family_is_searched_in_its_easiest_letters_and_still_refutes() -> None
     ).steps[0]
     assert formula.relation.value == "unknown" and formula.tier.name_lower == "plausible"
     assert "timeout" not in formula.reason and "skipped" not in formula.reason
+
+
+def test_only_lines_of_ordinary_length_are_kept() -> None:
+    from veristep.grounding.states import _read_state
+
+    settings = Settings()
+    long_line = " + ".join(f"x^{{{k}}}" for k in range(1, 200)) + " = 0"
+    assert len(long_line) > 400
+    before = _read_state.cache_info().currsize
+    state = parse_state(long_line, settings)
+    assert state.expr is not None  # read all the same
+    assert _read_state.cache_info().currsize == before

@@ -46,25 +46,30 @@ class State:
         return StateRecord(self.shown_latex, self.latex_ids, self.error)
 
 
+_KEPT_CHARS = 400  # readings kept for lines up to this long; the LaTeX limit itself is 20,000
+
+
 def parse_state(latex: str, settings: Settings, positive: frozenset[str] = frozenset()) -> State:
     """Parse and convert; any failure becomes the state's error, never an exception.
 
     Reading a state is a pure function of its text, the settings and the letters taken positive
     (no deadline, no randomness), and the same lines come back again and again: a step's next
     state is the following step's previous one, a class's answers share their lines, a server
-    sees the same exercise all day. So each reading is kept (the most recent 2,048 per process);
-    every caller gets its own copy of the record, sharing the graph and the SymPy statement,
-    which nothing changes once read.
+    sees the same exercise all day. So each reading of a line up to 400 characters is kept (the
+    most recent 1,024 per process; a longer one is read afresh, so that a server fed thousands of
+    maximal inputs holds no gigabytes of graphs); every caller gets its own copy of the record,
+    sharing the graph and the SymPy statement, which nothing changes once read.
 
     >>> settings = Settings()
     >>> first, again = parse_state("x^2 = 4", settings), parse_state("x^2 = 4", settings)
     >>> first is not again and first.expr is again.expr
     True
     """
-    return replace(_read_state(latex, settings, frozenset(positive)))
+    read = _read_state if len(latex) <= _KEPT_CHARS else _read_state.__wrapped__
+    return replace(read(latex, settings, frozenset(positive)))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def _read_state(latex: str, settings: Settings, positive: frozenset[str]) -> State:
     from veristep.mathgraph.reader import reader_for
 
