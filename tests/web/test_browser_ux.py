@@ -265,6 +265,12 @@ def test_input_preview_examples_and_errors_next_to_the_field(chromium, server):
     context, page, blocked, problems = _page(chromium, server)
     page.goto(server + "/")
     page.fill("#start", "\\frac{1}{2} x = 3")
+    # The preview is what the server read back, drawn after a pause in typing (the field starts
+    # filled, so wait for the new reading, not for any typeset box).
+    page.wait_for_function(
+        "(document.querySelector('#start-preview').dataset.read || '').includes('frac')",
+        timeout=30_000,
+    )
     assert page.locator("#start-preview .katex").count() == 1
     page.click("button.example:has-text('Linear equation')")
     assert page.input_value("#start") == "2x + 3 = 9" and page.input_value("#target") == "x = 3"

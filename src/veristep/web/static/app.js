@@ -113,9 +113,12 @@
     return p;
   }
 
-  /* Typeset what the server read into `box`, or say what it could not read and where. */
-  function showRead(box, text) {
+  /* Typeset what the server read into `box`, or say what it could not read and where; nothing
+     is drawn when `current` says the text was typed over while the server was asked (a slow
+     answer must not overwrite a newer one). */
+  function showRead(box, text, current) {
     return readBack(text).then(function (read) {
+      if (current && !current()) return;
       box.textContent = "";
       box.removeAttribute("data-bad");
       if (read && !read.ok) {
@@ -142,9 +145,7 @@
     function draw() {
       var text = input.value;
       if (!text.trim() || text.length > 2000 || !window.katex) { box.textContent = ""; return; }
-      showRead(box, text).then(function () {
-        if (input.value !== text) return;  // a newer keystroke draws its own
-      });
+      showRead(box, text, function () { return input.value === text; });
     }
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(draw, 250); });
     draw();
