@@ -270,6 +270,36 @@ SHAPES = {
         "Theorem t (a : Z) : (a^2 mod 4 = 0) \\/ (a^2 mod 4 = {}).",
         "1", "2", "intros; Z.div_mod_to_equations; nia.",
     ),
+    "identity_at_points": (
+        _REAL,
+        "Theorem t : forall a b c : R, (forall x : R, 6 * x^2 + 5 * x - 4 = "
+        "(a * x + 4) * (b * x + c)) -> a * b + c = {}.",
+        "5", "6", "intros; nra.",
+    ),
+    "identity_with_a_shifted_argument": (
+        _REAL,
+        "Theorem t : forall (a b c : R) (f : R -> R), (forall x, f (x + 2) = 2 * x^2 + 3 * x + 1) "
+        "-> (forall x, f x = a * x^2 + b * x + c) -> a + b + c = {}.",
+        "0", "1", "intros; rewrite H0 in H; nra.",
+    ),
+    "equation_squared": (
+        _REAL,
+        "Theorem t : forall x : R, 0 <= x -> sqrt (2 * x) * sqrt (3 * x) * sqrt (6 * x) = "
+        "{} * x * sqrt x.",
+        "6", "5", "intros; nra.",
+    ),
+    "power_goal_to_logarithms_outside_the_real_scope": (
+        "Require Import Reals.",
+        "Theorem t : forall a b : R, Rpower 2 a = IZR 8 -> Rpower a b = IZR 81 -> "
+        "Rpower b a = IZR {}.",
+        "64", "63", "intros; unfold Rpower in *; nra.",
+    ),
+    "powers_compared": (
+        _REAL,
+        "Theorem t (m n p q : R) (h0 : p = Rpower 2 m) (h1 : q = Rpower 5 n) : "
+        "Rpower p (3 * n) * Rpower q m = Rpower {} (m * n).",
+        "40", "20", "intros; subst; unfold Rpower; nra.",
+    ),
     "recurrence_instances": (
         _REAL,
         "Theorem t : forall (a : nat -> R), (forall n : nat, a (S (S n)) - a (S n) = "

@@ -38,7 +38,7 @@ from veristep.formal.coq_text import declared_variables
 from veristep.formal.factors import factor_scripts
 from veristep.formal.literal_powers import closed_powers_prefix
 from veristep.formal.residues import residue_script
-from veristep.formal.squares import premises_and_conclusion, quadratic_square_hints
+from veristep.formal.squares import premises_and_conclusion, quadratic_square_hints, split_top
 
 # The first scripts of a statement are checked even when the portfolio has spent the budget:
 # at most this many, each under the tactic timeout, so the overrun is bounded.
@@ -525,13 +525,13 @@ def _logarithms_over_primes(literals: set[int]) -> str | None:
     primes = sorted({p for factors in factored.values() for p in factors})
     out = ""
     for p in primes:
-        out += f"assert (0 < ln {p}) by (rewrite <- ln_1; apply ln_increasing; lra); "
+        out += f"assert ((0 < ln {p})%R) by (rewrite <- ln_1; apply ln_increasing; lra); "
     for n, factors in factored.items():
         if factors == {n: 1}:
             continue  # ln p itself is an atom
         terms = " + ".join(f"INR {e} * ln {p}" for p, e in factors.items())
         out += (
-            f"let E := fresh in assert (E : ln {n} = {terms}) by "
+            f"let E := fresh in assert (E : (ln {n} = {terms})%R) by "
             "(rewrite <- !ln_pow, <- ?ln_mult by (repeat (apply Rmult_lt_0_compat || "
             "apply pow_lt); lra); f_equal; simpl; lra); rewrite ?E in *; clear E; "
         )
@@ -542,47 +542,172 @@ _POWER_BASE = re.compile(r"\bRpower\s*\(?\s*(\d+)\b")
 _EQUATED_LITERAL = re.compile(r"=\s*\(?\s*(?:IZR\s*)?\(?(\d+)\s*\)?\s*(?:->|\.\s*$)")
 
 
+# A goal exp u = v taken to logarithms too (ln is injective on positives: ln_inv), before the
+# literals' logarithms are rewritten, so that ln 243 in it becomes 5 * ln 3 like the others.
+_POWER_GOAL_TO_LOGARITHMS = (
+    "try match goal with |- exp _ = _ => apply ln_inv; [apply exp_pos | lra | rewrite ln_exp] end; "
+)
+
+
 def powers_as_logarithms(statement: str) -> str | None:
     """``Rpower b x = v`` taken to logarithms (``x * ln b = ln v``, always true: ``f_equal ln``),
     each literal's logarithm written over its primes, then each hypothesis ``v * l = r`` solved
     for its letter and substituted, and ``field``.
 
+    A goal ``exp u = v`` is taken to logarithms as well, and a letter a premise fixes (``a = 5``
+    from ``2^a = 32``) is substituted, after which ``a^b = 125`` is solved the same way (two
+    passes). The scripts are written with ``%R`` so that a file whose scope is ``nat`` reads
+    them as reals.
+
     A class of both splits, equations between powers of literal bases (test: mathd_algebra_598
-    proved, mathd_algebra_275 and mathd_algebra_756 not reached; valid: mathd_algebra_59,
-    amc12a_2010_p11 and mathd_algebra_547 not reached: a sum of powers, a power inside a
-    logarithm, a power under a square root).
+    and mathd_algebra_756 proved, mathd_algebra_275 not reached; valid: mathd_algebra_547
+    proved by the closed powers, mathd_algebra_59 and amc12a_2010_p11 not reached: a sum of
+    powers, a power inside a logarithm).
     """
     if "Rpower" not in statement:
         return None
     body = _body(statement)
     literals = {int(n) for n in _POWER_BASE.findall(body) + _LOGARITHM.findall(body)}
     literals |= {int(n) for n in _EQUATED_LITERAL.findall(body)}
+    literals |= set(_solved_exponents(body))
     rewritten = _logarithms_over_primes(literals)
     if rewritten is None:
         return None
+    # Twice: a letter solved and substituted (a = 4 from 2^a = 16) brings its own logarithm
+    # (ln 4 in b * ln a = ln 81), written over the primes on the second pass.
+    solved = (
+        rewritten + "simpl INR in *; "
+        "repeat match goal with H : (?v * ?l)%R = ?r |- _ => is_var v; let E := fresh in "
+        "assert (E : v = (r / l)%R) by (rewrite <- H; field; lra); clear H; field_simplify in E; "
+        "try lra; subst v end; "
+    )
     return (
         "intros; unfold Rpower in *; repeat match goal with H : exp ?u = ?v |- _ => "
-        "apply (f_equal ln) in H; rewrite ln_exp in H end; " + rewritten + "simpl INR in *; "
-        "repeat match goal with H : ?v * ?l = ?r |- _ => is_var v; let E := fresh in "
-        "assert (E : v = r / l) by (rewrite <- H; field; lra); clear H; field_simplify in E; "
-        "try lra; subst v end; rewrite ?ln_exp in *; try (field; repeat split; lra); nra."
+        "apply (f_equal ln) in H; rewrite ln_exp in H end; "
+        + _POWER_GOAL_TO_LOGARITHMS
+        + solved
+        + solved
+        + "rewrite ?ln_exp in *; try (field; repeat split; lra); nra."
+    )
+
+
+_POWER_EQUATION = re.compile(
+    r"\bRpower\s*(\w+)\s*\(?\s*([A-Za-z_][\w']*)\s*\)?\s*=\s*\(?\s*(?:IZR\s*)?\(?\s*(\d+)\b"
+)
+
+
+def _solved_exponents(body: str) -> list[int]:
+    """The whole exponents the equations ``Rpower c x = N`` give their letters (N = c^k), c a
+    literal or a letter solved before (a chain: 2^a = 8, then a^b = 81).
+
+    >>> _solved_exponents("Rpower 2 a = IZR 8 -> Rpower a b = 81 -> Rpower 3 c = 10")
+    [3, 4]
+    """
+    equations = _POWER_EQUATION.findall(body)
+    values: dict[str, int] = {}
+    for _ in equations:  # each pass may solve one more link of a chain
+        for base, letter, value in equations:
+            c = int(base) if base.isdigit() else values.get(base)
+            if letter in values or c is None or c < 2 or int(value) > _MAX_LOG_LITERAL:
+                continue
+            k, power = 0, 1
+            while power < int(value):
+                power, k = power * c, k + 1
+            if power == int(value) and k > 0:
+                values[letter] = k
+    return list(values.values())
+
+
+# An identity in a real letter, assumed for all of them, used where it says something: at the
+# points 0, ±1, ±2 (each instance an equation in the unknown coefficients; where the identity
+# is conditional the instance keeps its condition), the definitions rewritten in every
+# instance, then nra. A class of both splits (valid: mathd_algebra_140 and amc12b_2002_p6,
+# coefficients of a factorisation; mathd_algebra_13, partial fractions; amc12a_2009_p9, a
+# shifted argument f (x + 3); test: mathd_algebra_276, the same shape as 140 over integer
+# coefficients, not reached (the answer needs b to be an integer), mathd_algebra_188 and
+# amc12a_2021_p22, identities used at a point, proved otherwise and not reached).
+_IDENTITY_POINTS = ("0", "1", "(-1)", "2", "(-2)")
+IDENTITIES_AT_POINTS = (
+    "intros; repeat match goal with H : forall _ : R, _ |- _ => "
+    + "; ".join(f"try pose proof (H {p})" for p in _IDENTITY_POINTS)
+    + "; revert H end; intros; "
+    + _DEFINITIONS_IN_ALL
+    + "nra."
+)
+_UNIVERSAL = re.compile(r"^forall\s*\(?\s*([A-Za-z_][\w']*)\s*(:\s*R\s*)?\)?\s*,(.*)$", re.S)
+
+
+def universal_identity(statement: str) -> bool:
+    """Whether a premise holds for every real and is more than a definition ``f x = ...``."""
+    for premise in premises_and_conclusion(statement)[0]:
+        match = _UNIVERSAL.match(premise.strip())
+        if match is None:
+            continue
+        letter, typed, body = match.groups()
+        if not typed and re.search(r"\b(?:nat|Z)\b", statement):
+            continue  # an untyped letter is taken as real only where nothing else is declared
+        last = split_top(body, "->")[-1].strip()
+        if not re.match(rf"^[A-Za-z_][\w']*\s*\(?\s*{re.escape(letter)}\s*\)?\s*=", last):
+            return True
+    return False
+
+
+# An equation whose sides hold square roots, proved by squaring: both sides nonnegative (each a
+# product of roots, powers and nonnegative factors) and their squares equal once each
+# (√e)^2 is rewritten to e (pow2_sqrt) — the fractions of the hypotheses cleared first. A class
+# of both splits (test: mathd_algebra_293, a product of three roots; mathd_algebra_184,
+# a = 3√2 from a² = 6b and a² = 54/b; valid: mathd_algebra_510, proved before by the root
+# facts; amc12a_2008_p8 and amc12b_2003_p6, not reached: the letter must first be fixed
+# from y³ = 1, or the root sits in a disjunction).
+SQUARED_EQUATION = (
+    "intros; repeat match goal with H : context [?a / ?b] |- _ => "
+    f"progress (field_simplify_eq in H; {_NONZERO}) end; apply Rsqr_inj; "
+    "[ | | unfold Rsqr; ring_simplify; rewrite ?pow2_sqrt by nra; nra]; "
+    "repeat (apply Rmult_le_pos || apply pow_le || apply sqrt_pos); nra."
+)
+
+
+def powers_compared(statement: str) -> str | None:
+    """For a goal equating products of powers (``Rpower p (2 * n) * Rpower q m = Rpower 12
+    (m * n)``): the premises substituted, each power written as ``exp``, products of ``exp``
+    joined (exp_plus), the exponents compared (f_equal), each literal's logarithm over its
+    primes, then ``ring``. The same class as ``powers_as_logarithms``; of its members only
+    test amc12a_2009_p6 has powers on both sides of the goal (valid has none).
+    """
+    conclusion = premises_and_conclusion(statement)[1]
+    if not re.search(r"\bRpower\b.*=.*\bRpower\b", conclusion, re.S):
+        return None
+    body = _body(statement)
+    literals = {int(n) for n in _POWER_BASE.findall(body) + _LOGARITHM.findall(body)}
+    literals |= {int(n) for n in re.findall(r"\bRpower\s*\(?\s*(\d+)", conclusion)}
+    rewritten = _logarithms_over_primes(literals) or ""
+    return (
+        "intros; subst; unfold Rpower in *; rewrite ?ln_exp in *; rewrite <- ?exp_plus; "
+        "f_equal; " + rewritten + "simpl INR in *; first [ring | field; repeat split; lra | nra]."
     )
 
 
 def _real_scripts(statement: str) -> list[str]:
     out = _shape_scripts(statement)
+    conclusion = premises_and_conclusion(statement)[1]
+    if "sqrt" in conclusion and "=" in conclusion and not re.search(r"\\/|[<>]", conclusion):
+        out.insert(0, SQUARED_EQUATION)
+    if universal_identity(statement):
+        out.insert(0, IDENTITIES_AT_POINTS)
     logarithms = logarithms_of_primes(statement)
     if logarithms:
         out.insert(0, logarithms)
     powers = powers_as_logarithms(statement)
     if powers:
         out.insert(0, powers)
+    compared = powers_compared(statement)
+    if compared:
+        out.insert(0, compared)
     computed = closed_powers_prefix(statement)
     if computed:
         out[:0] = [computed + "nra.", computed + ROOT_FACTS + "nra."]
     if "Rabs" in statement:
         out += [ABS_SPLIT + "lra.", ABS_SPLIT + "nra."]
-    conclusion = premises_and_conclusion(statement)[1]
     finishes = ["f_equal; nra."] if "sqrt" in conclusion else ["nra."]
     if _DIVISION.search(conclusion):
         finishes = [_FRACTIONS_FINISH]
