@@ -400,7 +400,8 @@ DEFINITIONS_EVERYWHERE = "intros; " + _DEFINITIONS_IN_ALL + "nra."
 # other case giving √e = 0) and it is nonnegative. Then √(x² + y²) = 11 is x² + y² = 121 for
 # a nonnegative root, √9 is the nonnegative s with s² = 9, and √(xy) = √19 gives xy = 19.
 # A class of both miniF2F splits (test: mathd_algebra_332, and 263 proved before; 184 and 288,
-# which need a chain of such steps, are not proved; valid: mathd_algebra_116, 433, 510).
+# which need a chain of such steps, are not proved by it (184 is, by squaring); valid:
+# mathd_algebra_116, 433, 510).
 _ROOT_FACTS_OF = (
     "lazymatch goal with _ : sqrt e * sqrt e = e |- _ => fail | _ : sqrt e = 0 |- _ => fail "
     "| _ => idtac end; pose proof (sqrt_pos e); first [let P := fresh in assert (P : 0 <= e) "

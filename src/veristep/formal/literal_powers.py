@@ -8,9 +8,9 @@ Coq proves each one: ``Rpower B E = exp (E ln B)``, and with ``B = r^q`` and ``V
 both sides' logarithms are multiples of ``ln r`` (``ln_pow``), equal by ``field``.
 
 A class of both miniF2F splits (test: mathd_algebra_208 and mathd_algebra_114 proved,
-mathd_algebra_756 not reached, its bases are letters; valid: mathd_algebra_547 proved,
-mathd_algebra_59 not reached, a power beside a number, nor mathd_algebra_282 and
-amc12a_2010_p11).
+mathd_algebra_756 not by this, its bases are letters (powers_as_logarithms proves it);
+valid: mathd_algebra_547 proved, mathd_algebra_59 not reached, a power beside a number, nor
+mathd_algebra_282 and amc12a_2010_p11).
 
 >>> nested = "Theorem t (a : R) (H : a = 8) : Rpower (16 * Rpower (a ^ 2) (1/3)) (1/3) = 4."
 >>> closed_powers(nested)
