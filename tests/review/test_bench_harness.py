@@ -72,6 +72,38 @@ def test_a_failing_item_is_recorded_and_the_sweep_goes_on(tmp_path: Path) -> Non
     assert metrics(results["global"]).errors == 2
 
 
+class _LastFirstBackend:
+    """A backend whose tasks finish in reverse order, as a pool's or Ray's may."""
+
+    name = "last-first"
+
+    def run(self, fn, items, context=None):
+        from veristep.core.batch import guarded
+
+        for index, task in reversed(list(items)):
+            yield index, guarded(fn, task, context)
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_finished_row_file_reads_in_item_order_whatever_order_workers_finish(
+    tmp_path: Path,
+) -> None:
+    def judged(item: B.Item, segments: list) -> tuple:
+        return ("accepted" if item.correct else "rejected", None, [], "")
+
+    backend = _LastFirstBackend()
+    B.run_bench(ITEMS, {"global": judged}, tmp_path, "toy", resume=False, backend=backend)
+    keys = [json.loads(line)["key"] for line in (tmp_path / "toy-global.jsonl").open()]
+    assert keys == ["good", "bad"]
+    # A resumed, longer sweep keeps the earlier rows and puts the new item in its place.
+    longer = [ITEMS[0], B.Item("mid", "Show 2 = 2.", True, steps=("Clear.",)), ITEMS[1]]
+    B.run_bench(longer, {"global": judged}, tmp_path, "toy", resume=True, backend=backend)
+    keys = [json.loads(line)["key"] for line in (tmp_path / "toy-global.jsonl").open()]
+    assert keys == ["good", "mid", "bad"]
+
+
 def test_prmbench_items_pair_each_original_with_its_modified_process(shared_data: Path) -> None:
     items = B.load_items("prmbench", limit=4)
     assert [i.correct for i in items] == [True, False, True, False]

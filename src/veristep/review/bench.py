@@ -310,7 +310,26 @@ def run_bench(
         )  # fmt: skip
     finally:
         store.close()
+    for system in names:  # rows were appended as they finished; the finished file reads in order
+        _rewrite_in_item_order(out_dir / f"{bench}-{system}.jsonl", done[system], items)
     return {s: [done[s][i.key] for i in items if i.key in done[s]] for s in names}
+
+
+def _rewrite_in_item_order(path: Path, results: dict[str, Result], items: list[Item]) -> None:
+    """Replace ``path`` by its rows in item order (other rows, from a longer sweep, after them).
+
+    Workers finish in any order, so two sweeps of the same items would otherwise write the same
+    rows in different orders; the replacement is atomic, so an interruption leaves either file.
+    """
+    if not results:
+        return
+    order = {item.key: i for i, item in enumerate(items)}
+    rows = sorted(results.values(), key=lambda r: (order.get(r.key, len(order)), r.key))
+    tmp = path.with_suffix(".jsonl.tmp")
+    tmp.write_text(
+        "".join(json.dumps(asdict(r), ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
+    tmp.replace(path)
 
 
 def _error_result(system: str, item: Item, error: str) -> Result:
