@@ -265,6 +265,11 @@ SHAPES = {
         "Theorem t : forall x y : Z, 4 * x^3 - 7 * y^3 <> {}.",
         "2003", "-3", "intros; nia.",
     ),
+    "residues_letter_by_letter": (
+        _Z,
+        "Theorem t : forall x y : Z, x^5 <> y^2 + {}.",
+        "4", "1", "intros; nia.",
+    ),
     "residues_of_a_square": (
         _Z,
         "Theorem t (a : Z) : (a^2 mod 4 = 0) \\/ (a^2 mod 4 = {}).",
