@@ -136,7 +136,7 @@ def separable_split(statement: str, variables: list[str]) -> SeparableSplit | No
         }
         if not parts or modulus * len(parts) > _MAX_SEPARATE_CASES:
             continue
-        values = {v: _part_values(part, v, modulus) for v, part in parts.items()}
+        values = {v: _part_values(part, modulus) for v, part in parts.items()}
         sums = {constant % modulus}
         for residues in values.values():
             sums = {(s + r) % modulus for s in sums for r in residues}
@@ -145,7 +145,7 @@ def separable_split(statement: str, variables: list[str]) -> SeparableSplit | No
     return None
 
 
-def _part_values(part: Poly, letter: str, modulus: int) -> list[int]:
+def _part_values(part: Poly, modulus: int) -> list[int]:
     """The residues modulo ``modulus`` that the one-letter polynomial ``part`` takes."""
     found = set()
     for r in range(modulus):
