@@ -1,4 +1,6 @@
-"""The lemma index, harvested from the installed Coq libraries, and keyword retrieval over it.
+"""The lemma index, harvested from the installed Coq libraries, and retrieval over it: by the
+shape of the goal (relation, head symbols of its sides; :mod:`veristep.formal.shapes`) first,
+keyword overlap only to break ties and for queries that are not propositions.
 
 The index is built by asking Coq itself (``Search _ inside M.`` for each library module), so it
 holds what is really installed, with each lemma's statement as Coq prints it. Building it takes a
@@ -23,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from veristep.formal.backends.coqtop import CoqtopSession
+from veristep.formal.shapes import Shape, prop_shape, shape_score
 
 # ``Require`` without ``Import``: Search then prints qualified names (``RIneq.Rle_refl``), which
 # work in any theorem whose header loads the module, whatever that header imports.
@@ -103,11 +106,13 @@ def query_tokens(text: str) -> list[str]:
 
 
 class LemmaIndex:
-    """Lemmas with an inverse-document-frequency weighting for overlap ranking."""
+    """Lemmas with their conclusions' shapes, and an inverse-document-frequency weighting for
+    overlap ranking."""
 
     def __init__(self, lemmas: list[Lemma]) -> None:
         self.lemmas = lemmas
         self._tokens = [Counter(lem.tokens()) for lem in lemmas]
+        self._shapes: list[Shape | None] = [prop_shape(lem.statement) for lem in lemmas]
         df: Counter[str] = Counter()
         for tokens in self._tokens:
             df.update(tokens.keys())
@@ -132,13 +137,19 @@ class LemmaIndex:
         hypotheses: list[str] | None = None,
         modules: frozenset[str] | None = None,
         domain: str | None = None,
+        by_shape: bool = True,
     ) -> list[Lemma]:
-        """The ``k`` lemmas sharing the most (IDF-weighted) tokens with the goal and hypotheses.
+        """The ``k`` lemmas whose conclusion best fits the goal.
 
-        Statements are scored by overlap divided by a length penalty, so a short lemma whose
-        every symbol appears in the goal beats a long one that shares a few. With ``modules``,
-        only lemmas of those (loaded) modules are candidates: a name Coq cannot resolve is waste.
-        ``domain`` ("R", "Z" or "nat") favours lemmas about the theorem's own number type.
+        When the goal is a proposition with a relation, a lemma is scored first by the shape of
+        its conclusion (:func:`~veristep.formal.shapes.shape_score`: the same relation, the same
+        heads on each side, the symbols in common, few premises); keyword overlap with the goal
+        and hypotheses (IDF-weighted, divided by a length penalty) adds at most 1, so it only
+        orders lemmas of equal shape. A query with no relation ("Rabs triangle") is ranked by
+        overlap alone. With ``modules``, only lemmas of those (loaded) modules are candidates: a
+        name Coq cannot resolve is waste. ``domain`` ("R", "Z" or "nat") favours lemmas about
+        the theorem's own number type. ``by_shape=False`` ranks by overlap alone (the ranking
+        before shapes, kept for comparison: ``bench/lemma_retrieval.py``).
         """
         home = DOMAIN_MODULES.get(domain or "", frozenset())
         query = Counter(query_tokens(goal))
@@ -146,14 +157,23 @@ class LemmaIndex:
             query.update(query_tokens(hyp.split(":", 1)[-1]))
         if not query:
             return []
-        scored = []
+        wanted = prop_shape(goal) if by_shape else None
+        overlaps: list[tuple[float, float, int]] = []  # (shape, overlap, lemma)
         for i, tokens in enumerate(self._tokens):
             if modules is not None and self.lemmas[i].module not in modules:
                 continue
             overlap = sum(self._idf.get(t, 0.0) for t in tokens.keys() & query.keys())
-            if overlap > 0:
-                weight = 1.0 if not home else (2.0 if self.lemmas[i].module in home else 0.5)
-                scored.append((weight * overlap / math.log(3 + len(tokens)), i))
+            shape = self._shapes[i]
+            fit = max(0.0, shape_score(shape, wanted)) if wanted and shape else 0.0
+            if overlap > 0 or fit > 0:
+                overlaps.append((fit, overlap / math.log(3 + len(tokens)), i))
+        if not overlaps:
+            return []
+        most = max(overlap for _, overlap, _ in overlaps) or 1.0
+        scored = []
+        for fit, overlap, i in overlaps:
+            weight = 1.0 if not home else (2.0 if self.lemmas[i].module in home else 0.5)
+            scored.append((weight * (fit + overlap / most), i))
         scored.sort(key=lambda pair: (-pair[0], self.lemmas[pair[1]].name))
         return [self.lemmas[i] for _, i in scored[:k]]
 
