@@ -154,6 +154,19 @@ def test_own_statement_session_and_lemma_search(mcp_session: McpSession) -> None
     assert "coq_search: " in mcp_session.error("coq_search", {})
 
 
+def test_a_sessions_goal_is_searched_by_its_shape(mcp_session: McpSession) -> None:
+    statement = "Theorem t : forall a b : R, Rabs (a + b) <= Rabs a + Rabs b."
+    opened = mcp_session.ok(
+        "coq_open", {"statement": statement, "header": "Require Import Reals.\nOpen Scope R_scope."}
+    )
+    sid = opened["session"]
+    mcp_session.ok("coq_run", {"session": sid, "tactic": "intros a b."})
+    found = mcp_session.ok("coq_search", {"session": sid, "k": 3})["lemmas"]
+    assert found[0]["name"].endswith("Rabs_triang"), found  # |·| of a sum ≤ a sum
+    words = mcp_session.ok("coq_search", {"session": sid, "query": "triangle", "k": 3})["lemmas"]
+    assert words[0]["name"].endswith("Rabs_triang")
+
+
 def test_prove_finds_a_proof_that_coq_check_accepts(mcp_session: McpSession) -> None:
     out = mcp_session.ok("prove", {"name": "mathd_algebra_176", "n": 8, "budget_s": 60})
     assert out["found"] and "solved" not in out

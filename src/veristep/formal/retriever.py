@@ -138,6 +138,7 @@ class LemmaIndex:
         modules: frozenset[str] | None = None,
         domain: str | None = None,
         by_shape: bool = True,
+        keywords: str = "",
     ) -> list[Lemma]:
         """The ``k`` lemmas whose conclusion best fits the goal.
 
@@ -148,13 +149,15 @@ class LemmaIndex:
         orders lemmas of equal shape. A query with no relation ("Rabs triangle") is ranked by
         overlap alone. With ``modules``, only lemmas of those (loaded) modules are candidates: a
         name Coq cannot resolve is waste. ``domain`` ("R", "Z" or "nat") favours lemmas about
-        the theorem's own number type. ``by_shape=False`` ranks by overlap alone (the ranking
-        before shapes, kept for comparison: ``bench/lemma_retrieval.py``).
+        the theorem's own number type. ``keywords`` (free text) only add to the overlap.
+        ``by_shape=False`` ranks by overlap alone (the ranking before shapes, kept for
+        comparison: ``bench/lemma_retrieval.py``).
         """
         home = DOMAIN_MODULES.get(domain or "", frozenset())
         query = Counter(query_tokens(goal))
         for hyp in hypotheses or []:
             query.update(query_tokens(hyp.split(":", 1)[-1]))
+        query.update(query_tokens(keywords))
         if not query:
             return []
         wanted = prop_shape(goal) if by_shape else None

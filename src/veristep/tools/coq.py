@@ -309,15 +309,25 @@ def lemma_index(call: Call) -> Any:
 
 
 def coq_search(args: dict[str, Any], call: Call) -> dict[str, Any]:
+    from veristep.formal.state import ProofState
+
     query = args.get("query") or ""
+    k = args.get("k") or 8
     if args.get("session"):
-        query = f"{query}\n{_session('coq_search', call, args['session']).goals[-1]}"
-    if not query.strip():
+        # The session's first goal is ranked by its shape, its hypotheses and the query's words
+        # only add keywords (read as one text, they would make one odd proposition).
+        session = _session("coq_search", call, args["session"])
+        state = ProofState.from_goals(session.theorem, session.goals[-1])
+        found = lemma_index(call).retrieve(
+            state.conclusion, k=k, hypotheses=state.hypotheses, keywords=query
+        )
+    elif query.strip():
+        found = lemma_index(call).retrieve(query, k=k)
+    else:
         raise ToolError("coq_search", "give a query or a session whose goal to search for")
-    lemmas = lemma_index(call).retrieve(query, k=args.get("k") or 8)
     return {
         "lemmas": [
-            {"name": lem.name, "statement": lem.statement, "module": lem.module} for lem in lemmas
+            {"name": lem.name, "statement": lem.statement, "module": lem.module} for lem in found
         ]
     }
 
@@ -325,7 +335,8 @@ def coq_search(args: dict[str, Any], call: Call) -> dict[str, Any]:
 COQ_SEARCH = ToolSpec(
     "coq_search",
     "Lemma names from Coq's standard library (Reals, Arith, ZArith...) that match a query or "
-    "a session's current goal, by the retriever's token overlap; each with its statement.",
+    "a session's current goal: a goal is ranked by the shape of the lemmas' conclusions, words "
+    "by token overlap; each with its statement.",
     obj(
         {
             "query": text("words or a goal, e.g. 'Rabs triangle'", 2_000),
