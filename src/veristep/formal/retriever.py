@@ -145,8 +145,8 @@ class LemmaIndex:
         When the goal is a proposition with a relation, a lemma is scored first by the shape of
         its conclusion (:func:`~veristep.formal.shapes.shape_score`: the same relation, the same
         heads on each side, the symbols in common, few premises); keyword overlap with the goal
-        and hypotheses (IDF-weighted, divided by a length penalty) adds at most 1, so it only
-        orders lemmas of equal shape. A query with no relation ("Rabs triangle") is ranked by
+        and hypotheses (IDF-weighted, divided by a length penalty) adds at most 1, so it orders
+        lemmas of equal or nearly equal shape. A query with no relation ("Rabs triangle") is ranked by
         overlap alone. With ``modules``, only lemmas of those (loaded) modules are candidates: a
         name Coq cannot resolve is waste. ``domain`` ("R", "Z" or "nat") favours lemmas about
         the theorem's own number type. ``keywords`` (free text) only add to the overlap.
