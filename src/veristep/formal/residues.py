@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from veristep.formal.coq_text import declared_variables
+from veristep.formal.factors import coq_polynomial
 from veristep.formal.squares import NotPolynomial, Poly, add, parse_polynomial, substitute
 
 _MAX_MODULUS = 13
@@ -147,11 +148,8 @@ def separable_split(statement: str, variables: list[str]) -> SeparableSplit | No
 
 def _part_values(part: Poly, modulus: int) -> list[int]:
     """The residues modulo ``modulus`` that the one-letter polynomial ``part`` takes."""
-    found = set()
-    for r in range(modulus):
-        total = sum(int(c) * r ** len(monomial) for monomial, c in part.items())
-        found.add(total % modulus)
-    return sorted(found)
+    (letter,) = {name for monomial in part for name in monomial}
+    return sorted({_evaluate(part, {letter: r}) % modulus for r in range(modulus)})
 
 
 def residue_modulus(statement: str, variables: list[str]) -> int | None:
@@ -162,16 +160,20 @@ def residue_modulus(statement: str, variables: list[str]) -> int | None:
 
 def _never_zero(poly: Poly, variables: list[str], modulus: int) -> bool:
     for residues in itertools.product(range(modulus), repeat=len(variables)):
-        value = dict(zip(variables, residues, strict=True))
-        total = 0
-        for monomial, c in poly.items():
-            term = int(c)
-            for name in monomial:
-                term *= value[name]
-            total += term
-        if total % modulus == 0:
+        if _evaluate(poly, dict(zip(variables, residues, strict=True))) % modulus == 0:
             return False
     return True
+
+
+def _evaluate(poly: Poly, value: dict[str, int]) -> int:
+    """``poly`` (integer coefficients) at integer values of its letters, exactly."""
+    total = 0
+    for monomial, c in poly.items():
+        term = int(c)
+        for name in monomial:
+            term *= value[name]
+        total += term
+    return total
 
 
 def residue_script(statement: str) -> str | None:
@@ -223,25 +225,6 @@ def separable_script(split: SeparableSplit) -> str:
             "vm_compute; lia); "
         )
     return out + "Z.div_mod_to_equations; lia."
-
-
-def coq_polynomial(poly: Poly) -> str:
-    """A polynomial with integer coefficients in Coq's notation (``0`` when empty).
-
-    >>> coq_polynomial({("x", "x", "x", "x", "x"): Fraction(1), ("x", "y"): Fraction(-3)})
-    'x^5 - 3 * x * y'
-    """
-    terms: list[str] = []
-    for monomial, c in sorted(poly.items(), key=lambda mc: (-len(mc[0]), mc[0])):
-        factors = [
-            name if k == 1 else f"{name}^{k}"
-            for name, k in sorted({n: monomial.count(n) for n in monomial}.items())
-        ]
-        magnitude = abs(int(c))
-        body = " * ".join(([str(magnitude)] if magnitude != 1 or not factors else []) + factors)
-        sign = "-" if c < 0 else "+"
-        terms.append(f"-{body}" if not terms and c < 0 else body if not terms else f"{sign} {body}")
-    return " ".join(terms) if terms else "0"
 
 
 def _nested(patterns: list[str]) -> str:

@@ -146,11 +146,11 @@ class LemmaIndex:
         its conclusion (:func:`~veristep.formal.shapes.shape_score`: the same relation, the same
         heads on each side, the symbols in common, few premises); keyword overlap with the goal
         and hypotheses (IDF-weighted, divided by a length penalty) adds at most 1, so it orders
-        lemmas of equal or nearly equal shape. A query with no relation ("Rabs triangle") is ranked by
-        overlap alone. With ``modules``, only lemmas of those (loaded) modules are candidates: a
-        name Coq cannot resolve is waste. ``domain`` ("R", "Z" or "nat") favours lemmas about
-        the theorem's own number type. ``keywords`` (free text) only add to the overlap.
-        ``by_shape=False`` ranks by overlap alone (the ranking before shapes, kept for
+        lemmas of equal or nearly equal shape. A query with no relation ("Rabs triangle") is
+        ranked by overlap alone. With ``modules``, only lemmas of those (loaded) modules are
+        candidates: a name Coq cannot resolve is waste. ``domain`` ("R", "Z" or "nat") favours
+        lemmas about the theorem's own number type. ``keywords`` (free text) only add to the
+        overlap. ``by_shape=False`` ranks by overlap alone (the ranking before shapes, kept for
         comparison: ``bench/lemma_retrieval.py``).
         """
         home = DOMAIN_MODULES.get(domain or "", frozenset())
