@@ -40,7 +40,7 @@ def _wait_dead(pid: int) -> None:
     for _ in range(100):
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # gone, or reaped between open and read
             return
         if stat.rsplit(")", 1)[1].split()[0] in ("Z", "X"):
             return
